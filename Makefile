@@ -1,0 +1,29 @@
+# playtest: `make run` runs the default study, `make test` runs the suite.
+# Both install what they need into .venv first (once; later calls are instant).
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PYTHON ?= python3
+
+.PHONY: install run test bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: install
+	$(VENV)/bin/playtest simulate forks --players 4 --games 1000000 --seed 1 --out runs/default --force
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	$(VENV)/bin/playtest bench
+
+clean:
+	rm -rf runs .pytest_cache
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
