@@ -1,0 +1,1 @@
+"""Engine pieces shared by every game."""

@@ -1,0 +1,60 @@
+"""Binding an engine's kernel templates to a strategy dispatcher.
+
+Every engine writes its game (``play_game``), its batch loop (``run_chunk``)
+and its single-game tracer (``trace_game``) once, as plain Python functions:
+``play_game`` calls a global named ``decide``, the other two call
+``play_game``. ``bind_engine`` compiles them with ``decide`` set to a concrete
+jit-compiled strategy dispatcher:
+
+* the built-in strategies are bound once, with ``cache=True``, so a warm start
+  loads machine code from disk;
+* a user's strategy file is bound at run time (compiled, not cached), with no
+  edit to any engine.
+
+The engine never imports a strategy: the binding is done by whoever owns the
+dispatcher (``strategies.<game>``).
+"""
+
+import types
+
+import numba as nb
+
+
+def bind(template, *, cache, parallel, **names):
+    """Compile ``template`` with the given global ``names`` bound (e.g. ``decide=dispatch``).
+
+    Parameters
+    ----------
+    template : function
+        A module-level Python function whose free globals include ``names``.
+    cache : bool
+        Cache the machine code on disk. A cached template must be bound to
+        one set of names per process (the built-in strategies); user
+        strategies are bound uncached.
+    parallel : bool
+        Compile ``prange`` loops as parallel loops.
+    **names
+        Globals to bind, typically jit-compiled functions. They are bound as
+        globals rather than passed as arguments, because a function passed as
+        a value makes numba's code uncacheable.
+    """
+    scope = dict(template.__globals__)
+    scope.update(names)
+    fn = types.FunctionType(template.__code__, scope, template.__name__,
+                            template.__defaults__, template.__closure__)
+    fn.__qualname__ = template.__qualname__
+    fn.__module__ = template.__module__
+    fn.__doc__ = template.__doc__
+    return nb.njit(cache=cache, parallel=parallel)(fn)
+
+
+def bind_engine(engine, decide, *, cache):
+    """Return ``(run_chunk, trace_game)`` of an engine module bound to the dispatcher ``decide``.
+
+    The engine module provides three templates: ``play_game`` (calls
+    ``decide``), and ``run_chunk`` and ``trace_game`` (call ``play_game``).
+    """
+    play = bind(engine.play_game, cache=cache, parallel=False, decide=decide)
+    run = bind(engine.run_chunk, cache=cache, parallel=True, play_game=play)
+    trace = bind(engine.trace_game, cache=cache, parallel=False, play_game=play)
+    return run, trace

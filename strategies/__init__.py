@@ -1,0 +1,1 @@
+"""Heuristic strategies per game and the registry that names them."""

@@ -1,0 +1,21 @@
+"""Forks strategies: ``random`` and four heuristics (see ``heuristics``)."""
+
+from simulator.forks import engine
+from strategies.forks import heuristics as h
+from strategies.registry import Strategy, StrategySet, make_dispatch
+
+BUILTINS = [
+    Strategy("random", h.random, (), "uniform: 1 of the 3 dealt cards, then 1 of the 2 passed (merge: any hand card)"),
+    Strategy("greedy", h.greedy, (), "maximise the hand's score if the game ended now"),
+    Strategy("leader", h.leader, (3.0, 2.0, 1.0, -1.0, -2.0, -2.0, -2.0, -2.0),
+             "follow the market leaders: a card is worth params[place] x value"),
+    Strategy("pusher", h.pusher, (), "keep low, push high: market cards that lift your own destinations"),
+    Strategy("hedger", h.hedger, (0.5,), "spread the risk: value on current standings minus params[0] x holding"),
+]
+
+dispatch = make_dispatch([s.decide for s in BUILTINS])
+
+
+def strategy_set():
+    """A fresh ``StrategySet`` for Forks (user files added to it stay in it)."""
+    return StrategySet("forks", list(BUILTINS), dispatch, engine)

@@ -1,0 +1,12 @@
+"""Strategy packages per game: game name -> module exposing ``strategy_set()``."""
+
+import importlib
+
+PACKAGES = {
+    "forks": "strategies.forks",
+}
+
+
+def strategy_set(game):
+    """Return a fresh ``StrategySet`` for ``game`` (a registered game name)."""
+    return importlib.import_module(PACKAGES[game]).strategy_set()
