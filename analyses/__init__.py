@@ -1,0 +1,1 @@
+"""Statistics over per-game result dataframes (polars; pandas frames are accepted too)."""
