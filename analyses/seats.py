@@ -53,3 +53,37 @@ def describe(row):
     half = (row["win_hi"] - row["win_lo"]) / 2
     return (f"seat {row['seat']} wins {100 * row['win_share']:.1f}% ± {100 * half:.1f}% "
             f"against {100 * row['expected_share']:.1f}% expected")
+
+
+def max_half_width_of_counts(counts, confidence=0.95):
+    """Largest Wilson half-width over ``(wins, games)`` pairs (one pair per seat)."""
+    wins, games = np.array(list(counts), dtype=float).T
+    lo, hi = wilson(wins, games, confidence)
+    return float(np.max((hi - lo) / 2))
+
+
+def max_half_width_of_counts(counts, confidence=0.95):
+    """The widest Wilson half-width over ``(wins, games)`` pairs, one pair per seat.
+
+    No pairs, or a seat with no games, give an infinite half-width.
+    """
+    counts = np.asarray(list(counts), dtype=float).reshape(-1, 2)
+    if len(counts) == 0 or (counts[:, 1] <= 0).any():
+        return float("inf")
+    lo, hi = wilson(counts[:, 0], counts[:, 1], confidence)
+    return float(((hi - lo) / 2).max())
+
+
+def max_half_width(seats, confidence=0.95):
+    """The widest Wilson half-width of any seat's win share (0.01 = ± 1 percentage point).
+
+    ``playtest simulate --until-ci TARGET`` keeps simulating until this is
+    below ``TARGET``. A frame without rows has an infinite half-width.
+    """
+    counts = as_polars(seats).group_by("seat").agg(pl.col("win").sum(), pl.len())
+    return max_half_width_of_counts(counts.select("win", "len").rows(), confidence)
+
+
+def largest_edge(table):
+    """The largest absolute gap between a seat's win share and its equal share, from ``seat_advantage``."""
+    return float((table["win_share"] - table["expected_share"]).abs().max())
