@@ -5,6 +5,8 @@ Card encoding shared by the kernel, the trace and the reference engine: colour
 card's trace code is ``100 * colour + value`` (so every wild is code 1).
 """
 
+from pathlib import Path
+
 import numpy as np
 
 from simulator.core.game import Config
@@ -13,6 +15,7 @@ from simulator.fool.layout import (MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, R_CARDS,
                                    R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_SIZE, R_TALLY_LIMIT,
                                    R_WILD_PENALTY)
 
+SETUP_PATH = Path(__file__).with_name("setup.toml")
 VARIANTS = ("standard",)
 ROW_KEYS = ("wilds", "discs", "hand")
 SCORING_KEYS = (("empty_hand", 0), ("wild_penalty", 1), ("loss_limit", 1), ("tally_limit", 1))
