@@ -1,0 +1,336 @@
+"""Fool! fast engine: flat arrays, no allocation inside a game.
+
+``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
+``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
+``decide(sid, opt_colour, opt_value, n_options, obs, params, rng) -> int``
+(see ``simulator.fool.layout``). Helpers are ``@nb.njit(cache=True)``.
+
+A game is played deal after deal until a total reaches ``-loss_limit`` or the
+``tally_limit``-th tally is scored. Cards are ids into the setup's
+``card_colour`` / ``card_value`` arrays (colour 0: the wild "1"); hands are
+also kept as one value mask per colour, which is what strategies see.
+
+Trace layout (int64): ``[number of deals, then per deal: start seat, the
+hands (hand-size card codes per seat, seat 0 first), number of cards played,
+the played card codes in order]``; a card's code is ``100 * colour + value``.
+"""
+
+import numba as nb
+import numpy as np
+
+from simulator.core.cards import fresh_deck
+from simulator.core.rng import seed_game
+from simulator.fool.layout import (MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_COUNT, OBS_DEAL, OBS_DISCS,
+                                   OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE, OBS_PASSING,
+                                   OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_SIZE, OBS_TALLIES, OBS_TALLY_LIMIT,
+                                   OBS_TO_PLAY, OBS_TOTAL, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT,
+                                   OBS_TRICK_VALUE, OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS,
+                                   R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
+                                   R_WILD_PENALTY)
+
+SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
+GAME_COLUMNS = ("rounds", "tricks_played")       # deals, tricks in the whole game
+S_TRICKS, S_TALLIES, S_FOOLED = range(3)
+BLOCK = 256  # games per scratch allocation in run_chunk
+_ONE = np.int64(1)
+
+
+@nb.njit(cache=True)
+def new_scratch(arrays):
+    """Allocate the working arrays for one thread. Jit-compiled."""
+    card_colour, card_value, rules = arrays
+    players = rules[R_PLAYERS]
+    hand = rules[R_HAND]
+    full = np.zeros(MAX_COLOURS + 1, np.int64)     # the deck as masks: [0] wilds, [c] value mask
+    for i in range(card_colour.size):
+        if card_colour[i] == 0:
+            full[0] += 1
+        else:
+            full[card_colour[i]] |= _ONE << card_value[i]
+    return (np.empty(card_colour.size, np.int64),            # deck
+            np.empty((players, hand), np.int64),              # hands (card ids)
+            np.zeros(players, np.int64),                      # hand sizes
+            np.zeros((players, MAX_COLOURS + 1), np.int64),   # hands as masks
+            full,
+            np.zeros(MAX_COLOURS + 1, np.int64),              # cards not yet played this deal, as masks
+            np.zeros(MAX_PLAYERS, np.int64),                  # seat of the i-th card of the trick
+            np.zeros(MAX_PLAYERS, np.int64),                  # card of the i-th card of the trick
+            np.zeros(players, np.int64),                      # 1: holds a disc (passes / befooled last)
+            np.zeros(players, np.int64),                      # game totals
+            np.zeros(players, np.int64),                      # points of the deal
+            np.zeros(OBS_SIZE, np.int64),                     # observation
+            np.empty(hand, np.int64),                         # option colours
+            np.empty(hand, np.int64),                         # option values
+            np.empty(hand, np.int64),                         # option positions in the hand
+            np.empty((players + 1, 4), np.uint64))            # random streams
+
+
+@nb.njit(cache=True)
+def deal_hands(deck, hands, hand_n, masks, full, unplayed, card_colour, card_value):
+    """Deal ``deck`` in blocks (seat 0 first) into ``hands`` and their masks. Jit-compiled."""
+    players, size = hands.shape
+    masks[:, :] = 0
+    unplayed[:] = full
+    for p in range(players):
+        hand_n[p] = size
+        for j in range(size):
+            card = deck[p * size + j]
+            hands[p, j] = card
+            if card_colour[card] == 0:
+                masks[p, 0] += 1
+            else:
+                masks[p, card_colour[card]] |= _ONE << card_value[card]
+
+
+@nb.njit(cache=True)
+def legal_options(hand, n, lead, holds_lead, card_colour, card_value, opt_colour, opt_value, opt_pos):
+    """Write the legal cards of ``hand[:n]`` into the option arrays; return their number. Jit-compiled.
+
+    With a lead colour the player holds, only that colour and wilds are legal;
+    otherwise every card is.
+    """
+    k = 0
+    for j in range(n):
+        c = card_colour[hand[j]]
+        if not holds_lead or c == lead or c == 0:
+            opt_colour[k] = c
+            opt_value[k] = card_value[hand[j]]
+            opt_pos[k] = j
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def trick_winner(t_seat, t_card, n, lead, card_colour, card_value):
+    """Seat of the highest lead-colour card, or the first player if only wilds were played. Jit-compiled."""
+    if lead == 0:
+        return t_seat[0]
+    best, winner = -1, -1
+    for i in range(n):
+        card = t_card[i]
+        if card_colour[card] == lead and card_value[card] > best:
+            best = card_value[card]
+            winner = t_seat[i]
+    return winner
+
+
+@nb.njit(cache=True)
+def befool(t_seat, t_card, n, lead, discs, card_colour, card_value, fooled):
+    """Mark in ``fooled`` (zeroed first) the seats of the ``discs`` worst cards of the trick. Jit-compiled.
+
+    Badness key, smaller is worse: shed cards (neither lead colour nor wild)
+    below wilds below lead-colour cards; then the value; then the later card.
+    """
+    fooled[:] = 0
+    taken = 0         # bit i: the i-th card already got a disc
+    for _ in range(discs):
+        worst, worst_i = 1 << 40, -1
+        for i in range(n):
+            if taken & (1 << i):
+                continue
+            c = card_colour[t_card[i]]
+            kind = 1 if c == 0 else (2 if c == lead else 0)
+            key = ((kind * 64 + card_value[t_card[i]]) * 16 + 15 - i)
+            if key < worst:
+                worst, worst_i = key, i
+        taken |= 1 << worst_i
+        fooled[t_seat[worst_i]] = 1
+
+
+@nb.njit(cache=True)
+def deal_points(hands, hand_n, fooled, card_colour, card_value, empty_hand, wild_penalty, points):
+    """Write each seat's points for the deal into ``points``; return the number of tallies. Jit-compiled.
+
+    An empty hand scores ``empty_hand`` (a tally) unless befooled in the last
+    trick (0); otherwise minus the cards left, a wild counting ``wild_penalty``.
+    """
+    tallies = 0
+    for p in range(hand_n.size):
+        if hand_n[p] == 0:
+            if fooled[p]:
+                points[p] = 0
+            else:
+                points[p] = empty_hand
+                tallies += 1
+        else:
+            lost = 0
+            for j in range(hand_n[p]):
+                card = hands[p, j]
+                lost += wild_penalty if card_colour[card] == 0 else card_value[card]
+            points[p] = -lost
+    return tallies
+
+
+@nb.njit(cache=True)
+def next_start(points, previous):
+    """The lowest deal score starts; ties go clockwise from ``previous``, counting it first. Jit-compiled."""
+    players = points.size
+    best = previous
+    for i in range(1, players):
+        s = (previous + i) % players
+        if points[s] < points[best]:
+            best = s
+    return best
+
+
+def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_stats, game_stats,
+              trace, record):
+    """Kernel template: play game ``game`` of run ``seed``; return the trace length (0 unless
+    ``record``), or -(1+seat) if that seat chose illegally.
+
+    Writes the final totals (``standing`` = totals), per seat the tricks won,
+    the tallies and the times befooled, and the number of deals and tricks.
+    With ``record`` the action trace goes to ``trace``.
+    """
+    card_colour, card_value, rules = arrays
+    (deck, hands, hand_n, masks, full, unplayed, t_seat, t_card, fooled, totals, points, obs,
+     opt_colour, opt_value, opt_pos, rngs) = scratch
+    players = rules[R_PLAYERS]
+    size = rules[R_HAND]
+    n_cards = rules[R_CARDS]
+    n_colours = rules[R_COLOURS]
+    discs = rules[R_DISCS]
+
+    seed_game(rngs, seed, game)
+    totals[:] = 0
+    seat_stats[:, :] = 0
+    obs[:] = 0
+    obs[OBS_PLAYERS] = players
+    obs[OBS_COLOURS] = n_colours
+    obs[OBS_DISCS] = discs
+    obs[OBS_EMPTY_HAND] = rules[R_EMPTY_HAND]
+    obs[OBS_WILD_PENALTY] = rules[R_WILD_PENALTY]
+    obs[OBS_LOSS_LIMIT] = rules[R_LOSS_LIMIT]
+    obs[OBS_TALLY_LIMIT] = rules[R_TALLY_LIMIT]
+    start = 0
+    tallies = 0
+    tricks_played = 0
+    deals = 0
+    t = 1
+    for deal in range(rules[R_MAX_DEALS]):
+        fresh_deck(deck, n_cards, rngs[0])
+        deal_hands(deck, hands, hand_n, masks, full, unplayed, card_colour, card_value)
+        fooled[:] = 0
+        for p in range(players):
+            obs[OBS_COUNT + p] = size
+            obs[OBS_PASSING + p] = 0
+            obs[OBS_TOTAL + p] = totals[p]
+        obs[OBS_DEAL] = deal
+        obs[OBS_TALLIES] = tallies
+        count_at = 0
+        if record:
+            trace[t] = start
+            for i in range(players * size):
+                trace[t + 1 + i] = 100 * card_colour[deck[i]] + card_value[deck[i]]
+            count_at = t + 1 + players * size
+            t = count_at + 1
+
+        leader = start
+        trick = 0
+        over = False
+        while not over:
+            active = players
+            for p in range(players):
+                active -= fooled[p]
+            obs[OBS_TRICK] = trick
+            obs[OBS_LEADER] = leader
+            lead = 0
+            n = 0
+            for i in range(players):
+                p = (leader + i) % players
+                if fooled[p]:
+                    continue
+                k = legal_options(hands[p], hand_n[p], lead, lead != 0 and masks[p, lead] != 0,
+                                  card_colour, card_value, opt_colour, opt_value, opt_pos)
+                obs[OBS_SEAT] = p
+                obs[OBS_LEAD] = lead
+                obs[OBS_PLAYED] = n
+                obs[OBS_TO_PLAY] = active - n - 1
+                obs[OBS_MINE] = masks[p, 0]
+                obs[OBS_UNSEEN] = unplayed[0] - masks[p, 0]
+                for c in range(1, n_colours + 1):
+                    obs[OBS_MINE + c] = masks[p, c]
+                    obs[OBS_UNSEEN + c] = unplayed[c] & ~masks[p, c]
+                choice = decide(  # noqa: F821 (bound)
+                    sids[p], opt_colour, opt_value, k, obs, params[p], rngs[1 + p])
+                if choice < 0 or choice >= k:
+                    return -(1 + p)
+                j = opt_pos[choice]
+                card = hands[p, j]
+                hand_n[p] -= 1
+                hands[p, j] = hands[p, hand_n[p]]
+                c = card_colour[card]
+                v = card_value[card]
+                if c == 0:
+                    masks[p, 0] -= 1
+                    unplayed[0] -= 1
+                else:
+                    masks[p, c] &= ~(_ONE << v)
+                    unplayed[c] &= ~(_ONE << v)
+                    if lead == 0:
+                        lead = c
+                t_seat[n] = p
+                t_card[n] = card
+                obs[OBS_TRICK_COLOUR + n] = c
+                obs[OBS_TRICK_VALUE + n] = v
+                obs[OBS_TRICK_SEAT + n] = p
+                obs[OBS_COUNT + p] = hand_n[p]
+                n += 1
+                if hand_n[p] == 0:
+                    over = True
+                if record:
+                    trace[t] = 100 * c + v
+                    t += 1
+
+            winner = trick_winner(t_seat, t_card, n, lead, card_colour, card_value)
+            befool(t_seat, t_card, n, lead, discs, card_colour, card_value, fooled)
+            seat_stats[winner, S_TRICKS] += 1
+            for p in range(players):
+                seat_stats[p, S_FOOLED] += fooled[p]
+                obs[OBS_PASSING + p] = fooled[p]
+            leader = winner
+            trick += 1
+
+        tallies_now = deal_points(hands, hand_n, fooled, card_colour, card_value, rules[R_EMPTY_HAND],
+                                  rules[R_WILD_PENALTY], points)
+        tallies += tallies_now
+        tricks_played += trick
+        deals += 1
+        lowest = 0
+        for p in range(players):
+            totals[p] += points[p]
+            if hand_n[p] == 0 and not fooled[p]:
+                seat_stats[p, S_TALLIES] += 1
+            lowest = min(lowest, totals[p])
+        if record:
+            trace[count_at] = t - count_at - 1
+        if lowest <= -rules[R_LOSS_LIMIT] or tallies >= rules[R_TALLY_LIMIT]:
+            break
+        start = next_start(points, start)
+
+    for p in range(players):
+        scores[p] = totals[p]
+        standing[p] = totals[p]
+    game_stats[0] = deals
+    game_stats[1] = tricks_played
+    if record:
+        trace[0] = deals
+    return t if record else 0
+
+
+def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
+    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``)."""
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    no_trace = np.empty(0, np.int64)
+    for b in nb.prange(n_blocks):
+        scratch = new_scratch(arrays)
+        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
+                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
+            status[k] = -r if r < 0 else 0
+
+
+def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
+    """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
+    return play_game(arrays, sids, params, seed, game, new_scratch(arrays),  # noqa: F821 (bound)
+                     scores, standing, seat_stats, game_stats, trace, True)
