@@ -89,28 +89,37 @@ def simulate(setup, *, first_date=False, trials=20_000, seed=1):
     return cfg, n_rounds, out
 
 
-def fame_study(setup, *, first_date=False, trials=20_000, seed=1):
-    """Per plan and round: mean fame, star total and guests, the chance of a Mythic marker that
-    round (``p_mythic``), and the mean markers held after it (``markers``)."""
+def fame_tables(setup, *, first_date=False, trials=20_000, seed=1):
+    """Both fame tables from one simulation: ``{"fame by round": ..., "mythic markers at game end": ...}``.
+
+    ``fame by round``: per plan and round, the mean Guests-step fame, star
+    total and guests, the chance of a Mythic marker that round
+    (``p_mythic``) and the mean markers held after it (``markers``).
+
+    ``mythic markers at game end``: per plan, the chance of ending the game
+    with each number of markers (0 .. rounds).
+    """
     cfg, n_rounds, out = simulate(setup, first_date=first_date, trials=trials, seed=seed)
     mean = out.mean(axis=0)
-    rows = []
+    by_round = []
+    end = []
     for p, name in enumerate(cfg.names):
         for r in range(n_rounds):
             fame, total, guests, mythic, markers = mean[p, r].tolist()
-            rows.append({"plan": name, "rounds": n_rounds, "round": r + 1, "fame": fame, "star_total": total,
-                         "guests": guests, "p_mythic": mythic, "markers": markers, "trials": trials})
-    return pl.DataFrame(rows)
-
-
-def mythic_distribution(setup, *, first_date=False, trials=20_000, seed=1):
-    """Per plan, the chance of ending the game with each number of Mythic markers (0 .. rounds)."""
-    cfg, n_rounds, out = simulate(setup, first_date=first_date, trials=trials, seed=seed)
-    final = out[:, :, n_rounds - 1, 4]
-    rows = []
-    for p, name in enumerate(cfg.names):
-        counts = np.bincount(final[:, p], minlength=n_rounds + 1)
+            by_round.append({"plan": name, "rounds": n_rounds, "round": r + 1, "fame": fame, "star_total": total,
+                             "guests": guests, "p_mythic": mythic, "markers": markers, "trials": trials})
+        counts = np.bincount(out[:, p, n_rounds - 1, 4], minlength=n_rounds + 1)
         for m, c in enumerate(counts.tolist()):
-            rows.append({"plan": name, "rounds": n_rounds, "markers": m, "probability": c / trials,
-                         "trials": trials})
-    return pl.DataFrame(rows)
+            end.append({"plan": name, "rounds": n_rounds, "markers": m, "probability": c / trials,
+                        "trials": trials})
+    return {"fame by round": pl.DataFrame(by_round), "mythic markers at game end": pl.DataFrame(end)}
+
+
+def fame_study(setup, **options):
+    """The ``fame by round`` table of ``fame_tables`` (same options)."""
+    return fame_tables(setup, **options)["fame by round"]
+
+
+def mythic_distribution(setup, **options):
+    """The ``mythic markers at game end`` table of ``fame_tables`` (same options)."""
+    return fame_tables(setup, **options)["mythic markers at game end"]

@@ -125,15 +125,21 @@ def simulate(setup, *, players=None, first_date=False, trials=20_000, seed=1):
     return cfg, n_rounds, per_facility.sum(axis=0), short, recycled
 
 
-def gems_study(setup, *, players=None, first_date=False, trials=20_000, seed=1):
-    """Value of a facility by drill count and the round it is built in.
+def gems_tables(setup, *, players=None, first_date=False, trials=20_000, seed=1):
+    """Both gemstone tables from one simulation: ``{"facility value": ..., "supply": ...}``.
 
-    One row per (drill, round) with at least one facility built: facilities
-    per game, mean value (coins) and its standard error, mean tokens received,
-    and the share of those facilities that got fewer tokens than their drill
-    icon (``p_short``).
+    ``facility value``: one row per (drill, round) with at least one facility
+    built: facilities per game, mean value (coins) and its standard error,
+    mean tokens received, and the share of those facilities that got fewer
+    tokens than their drill icon (``p_short``).
+
+    ``supply``: one row per round: the chance that some facility went short
+    that round (``p_short``) and by the end of it (``p_short_so_far``), tokens
+    missed so far per game, and the chance the discard pile had been recycled
+    by then.
     """
-    cfg, n_rounds, acc, _, _ = simulate(setup, players=players, first_date=first_date, trials=trials, seed=seed)
+    cfg, n_rounds, acc, short, recycled = simulate(setup, players=players, first_date=first_date,
+                                                   trials=trials, seed=seed)
     rows = []
     for drill in range(acc.shape[0]):
         for r in range(n_rounds):
@@ -145,20 +151,22 @@ def gems_study(setup, *, players=None, first_date=False, trials=20_000, seed=1):
             rows.append({"players": cfg.players, "rounds": n_rounds, "drill": drill, "round": r + 1,
                          "facilities_per_game": n / trials, "value": mean, "value_se": (var / n) ** 0.5,
                          "tokens": got / n, "p_short": n_short / n, "trials": trials})
-    return pl.DataFrame(rows)
-
-
-def gem_supply(setup, *, players=None, first_date=False, trials=20_000, seed=1):
-    """Supply exhaustion by round: the chance that some facility went short that round
-    (``p_short``) and by the end of it (``p_short_so_far``), tokens missed so far per game, and the
-    chance the discard pile had been recycled by then."""
-    cfg, n_rounds, _, short, recycled = simulate(setup, players=players, first_date=first_date,
-                                                 trials=trials, seed=seed)
     short_so_far = np.cumsum(short, axis=1)
     recycled_so_far = np.cumsum(recycled, axis=1)
-    return pl.DataFrame({
+    supply = pl.DataFrame({
         "players": [cfg.players] * n_rounds, "rounds": [n_rounds] * n_rounds,
         "round": list(range(1, n_rounds + 1)),
         "p_short": (short > 0).mean(axis=0), "p_short_so_far": (short_so_far > 0).mean(axis=0),
         "tokens_missed_so_far": short_so_far.mean(axis=0),
         "p_recycled_so_far": (recycled_so_far > 0).mean(axis=0), "trials": [trials] * n_rounds})
+    return {"facility value": pl.DataFrame(rows), "supply": supply}
+
+
+def gems_study(setup, **options):
+    """The ``facility value`` table of ``gems_tables`` (same options)."""
+    return gems_tables(setup, **options)["facility value"]
+
+
+def gem_supply(setup, **options):
+    """The ``supply`` table of ``gems_tables`` (same options)."""
+    return gems_tables(setup, **options)["supply"]

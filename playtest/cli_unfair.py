@@ -1,0 +1,136 @@
+"""``playtest unfair ...``: the Unfair (FLSU expansion) mechanics lab on the command line.
+
+playtest does not simulate a whole game of Unfair; each command runs one
+study of an expansion mechanic (see docs/rules/unfair.md) and prints its
+table, or JSON (``{table name: [rows]}``) with ``--json``. A setup table that
+cannot be used prints one line starting with ``error:`` and exits with code 2.
+"""
+
+import json
+import re
+
+import click
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+
+from simulator.core.setup import SetupError
+from simulator.unfair import dice, fame, gems, panoramas, wishing_well
+from simulator.unfair.setup import dice_faces, load_setup
+
+
+def parse_beans(text):
+    """Bean counts from ``"0..5"`` (a range, both ends included), ``"0,2,4"`` or ``"3"``."""
+    m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
+    if m:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        if lo > hi:
+            raise click.BadParameter(f"{text!r}: the range runs backwards", param_hint="--beans")
+        return list(range(lo, hi + 1))
+    try:
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a count (3), a list (0,2,4) or a range (0..5)",
+                                 param_hint="--beans") from None
+
+
+def _cell(value):
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
+
+
+def _print(tables, as_json):
+    if as_json:
+        click.echo(json.dumps({name: df.to_dicts() for name, df in tables.items()}, indent=1))
+        return
+    console = Console()
+    for name, df in tables.items():
+        table = Table(title=name)
+        for column in df.columns:
+            table.add_column(column, justify="left" if df[column].dtype == pl.Utf8 else "right")
+        for row in df.iter_rows():
+            table.add_row(*(_cell(v) for v in row))
+        console.print(table)
+
+
+def _run(tables, as_json):
+    """Build the tables (a callable returning {name: DataFrame}) and print them; setup errors exit 2."""
+    try:
+        result = tables()
+    except SetupError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise click.exceptions.Exit(2) from None
+    _print(result, as_json)
+
+
+def study_options(f):
+    """Options every study takes."""
+    options = [
+        click.option("--setup", type=click.Path(dir_okay=False), default=None,
+                     help="TOML file whose keys replace parts of the Unfair setup table."),
+        click.option("--trials", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
+                     help="Simulated trials."),
+        click.option("--seed", type=int, default=1, show_default=True, help="Seed; trial i of a seed never changes."),
+        click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+first_date_option = click.option("--first-date", is_flag=True, help="Play the 6 rounds of the First Date Game Changer.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def unfair():
+    """Unfair (FLSU expansion): studies of single mechanics, not whole games."""
+
+
+@unfair.command(name="dice")
+@click.option("--goal", type=click.Choice(dice.GOALS), default="double", show_default=True,
+              help="Roll a double, a result of at least TARGET, or exactly TARGET.")
+@click.option("--target", type=int, default=None, help="The result aimed at (at-least and exactly).")
+@click.option("--beans", default="0..5", show_default=True, help="Beans held: 3, 0,2,4 or 0..5.")
+@study_options
+def dice_command(goal, target, beans, setup, trials, seed, as_json):
+    """Chance to reach a dice goal with magic beans: exact (all rolls) beside simulated."""
+    counts = parse_beans(beans)
+    _run(lambda: {"dice": dice.dice_study(goal, counts, target=target, faces=dice_faces(load_setup(setup)),
+                                          trials=trials, seed=seed)}, as_json)
+
+
+@unfair.command(name="wishing-well")
+@first_date_option
+@study_options
+def wishing_well_command(first_date, setup, trials, seed, as_json):
+    """Wishing Well or Wandering Merchant: wishes granted, beans and coins per policy."""
+    _run(lambda: {"wishing well": wishing_well.wishing_well_study(
+        load_setup(setup), first_date=first_date, trials=trials, seed=seed)}, as_json)
+
+
+@unfair.command(name="fame")
+@first_date_option
+@study_options
+def fame_command(first_date, setup, trials, seed, as_json):
+    """Fame plans: star totals and Mythic markers by round, and markers at game end."""
+    _run(lambda: fame.fame_tables(load_setup(setup), first_date=first_date, trials=trials, seed=seed), as_json)
+
+
+@unfair.command(name="gems")
+@click.option("--players", "-p", type=int, default=None, help="Players drawing from the supply [default: the table's].")
+@first_date_option
+@study_options
+def gems_command(players, first_date, setup, trials, seed, as_json):
+    """Gemstones: value per facility by drill count and build round, and supply exhaustion."""
+    _run(lambda: gems.gems_tables(load_setup(setup), players=players, first_date=first_date,
+                                  trials=trials, seed=seed), as_json)
+
+
+@unfair.command(name="panoramas")
+@first_date_option
+@study_options
+def panoramas_command(first_date, setup, trials, seed, as_json):
+    """Panoramas: points and skip costs per building policy, with and without the wildcard and Scenic Vistas."""
+    _run(lambda: {"panoramas": panoramas.panoramas_study(load_setup(setup), first_date=first_date,
+                                                         trials=trials, seed=seed)}, as_json)
