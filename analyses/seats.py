@@ -13,11 +13,16 @@ def as_polars(frame):
 
 
 def seat_advantage(seats, confidence=0.95):
-    """One row per seat: games, wins (shared wins count 1/k), win share with its Wilson
-    interval, the share expected if seats were equal, and mean score with its interval."""
+    """One row per seat: strategy ("(rotated)" when several played the seat), games, wins
+    (shared wins count 1/k), win share with its Wilson interval, the share expected if
+    seats were equal, and mean score with its interval.
+
+    The intervals treat every game as an independent deal; for a run with
+    rotated seats ``analyses.paired.effects`` gives intervals over deals."""
     seats = as_polars(seats)
     table = (seats.group_by("seat").agg(
-        pl.col("strategy").first(),
+        pl.when(pl.col("strategy").n_unique() > 1).then(pl.lit("(rotated)"))
+        .otherwise(pl.col("strategy").cast(pl.String).first()).alias("strategy"),
         pl.len().alias("games"),
         pl.col("win").sum().alias("wins"),
         pl.col("score").mean().alias("mean_score"),

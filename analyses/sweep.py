@@ -123,18 +123,28 @@ def _label_value(value):
     return json.dumps(value) if isinstance(value, list) else value
 
 
-def _play(simulate, game, options, configs, out, games, tag):
-    """Play the listed configurations with ``games`` games each; return their summary rows."""
+def _play(simulate, game, options, configs, out, games, tag, force, unplayable):
+    """Play the listed configurations with ``games`` games each; return their summary rows.
+
+    A configuration whose ``simulate`` raises one of ``unplayable`` gets a row
+    with the reason in ``unplayable`` and no numbers.
+    """
     rows = []
     for index, (values, setup, params) in configs:
         run_dir = out / "runs" / f"c{index:03d}{tag}"
-        simulate(game, **{**options, "games": games}, setup=setup, params=params or None, out=run_dir)
-        rows.append({"config": index, **{k: _label_value(v) for k, v in values.items()},
-                     **summarise(open_run(run_dir).seats), "run": str(run_dir.relative_to(out))})
+        row = {"config": index, **{k: _label_value(v) for k, v in values.items()}}
+        try:
+            simulate(game, **{**options, "games": games}, setup=setup, params=params or None, out=run_dir,
+                     force=force)
+        except unplayable as exc:
+            rows.append({**row, "unplayable": str(exc)})
+            continue
+        rows.append({**row, **summarise(open_run(run_dir).seats), "run": str(run_dir.relative_to(out)),
+                     "unplayable": None})
     return rows
 
 
-def sweep(simulate, game, grid, out, search=False):
+def sweep(simulate, game, grid, out, search=False, force=False, unplayable=()):
     """Play a grid with ``simulate`` (``playtest.api.simulate``) into ``out``; return the summary frame.
 
     Without ``search``: one row per configuration. With ``search``: the
@@ -149,16 +159,17 @@ def sweep(simulate, game, grid, out, search=False):
     configs = list(enumerate(configurations(axes)))
     games = int(options["games"])
     if not search:
-        summary = pl.DataFrame(_play(simulate, game, options, configs, out, games, ""))
+        summary = pl.DataFrame(_play(simulate, game, options, configs, out, games, "", force, unplayable), infer_schema_length=None)
     else:
         stages = []
         stage = 0
         while True:
-            rows = _play(simulate, game, options, configs, out, games, f"-s{stage}")
-            stages.append(pl.DataFrame(rows).with_columns(pl.lit(stage).alias("stage")))
-            if len(configs) == 1:
+            rows = _play(simulate, game, options, configs, out, games, f"-s{stage}", force, unplayable)
+            stages.append(pl.DataFrame(rows, infer_schema_length=None).with_columns(pl.lit(stage).alias("stage")))
+            played = sorted((r for r in rows if r["unplayable"] is None), key=lambda r: r["max_edge"])
+            if len(played) <= 1:
                 break
-            keep = {r["config"] for r in sorted(rows, key=lambda r: r["max_edge"])[:math.ceil(len(rows) / 2)]}
+            keep = {r["config"] for r in played[:math.ceil(len(played) / 2)]}
             configs = [c for c in configs if c[0] in keep]
             games *= 2
             stage += 1
@@ -183,6 +194,9 @@ def load(path):
 
 def best(summary):
     """The row (a dict) with the smallest largest seat edge, among the last stage when searching."""
+    summary = summary.filter(pl.col("unplayable").is_null())
+    if summary.height == 0:
+        raise GridError("grid: no configuration of the grid could be played")
     if "stage" in summary.columns:
         summary = summary.filter(pl.col("stage") == summary["stage"].max())
     return summary.sort("max_edge").row(0, named=True)

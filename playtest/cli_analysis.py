@@ -1,0 +1,111 @@
+"""The analysis commands of the ``playtest`` command line: ``report``, ``sweep`` and ``tournament``.
+
+Registered in ``playtest.cli`` with ``cli.add_command``. Like the rest of the
+command line they are thin: the work is in ``analyses`` and ``reports``.
+Unusable input (a grid file with a bad key, a directory that is not a run)
+prints one line starting with ``error:`` and exits with code 2.
+"""
+
+import functools
+from pathlib import Path
+
+import click
+
+from analyses import sweep as sweeps
+from analyses import tournament as tournaments
+from analyses.runs import NotARun
+from playtest import api
+from reports.build import write_report
+from simulator import games as game_registry
+from simulator.core.setup import SetupError
+
+ANALYSIS_ERRORS = (sweeps.GridError, NotARun)
+
+
+def user_errors(command):
+    """Turn the analyses' own kinds of bad input into one ``error:`` line and exit code 2."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except ANALYSIS_ERRORS as exc:
+            click.echo(f"error: {exc}", err=True)
+            raise SystemExit(2) from None
+
+    return wrapper
+
+
+def _show(frame, columns, playable_only=False):
+    if playable_only:
+        frame = frame.filter(frame["unplayable"].is_null())
+    click.echo(frame.select([c for c in columns if c in frame.columns]).to_pandas().to_string(
+        index=False, float_format=lambda v: f"{v:.4g}"))
+
+
+@click.command()
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True,
+              help="Report file; the data behind each figure goes to <name>-data/ beside it.")
+@click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
+              help="html: one self-contained file; md: Markdown with PNG files.")
+@user_errors
+def report(dirs, out, fmt):
+    """Write a report on run, sweep or tournament directories and print its path."""
+    path = write_report(dirs, out, fmt=fmt)
+    click.echo(str(path))
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--grid", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+              help="Directory for the sweep (summary.csv, sweep.json, runs/).")
+@click.option("--force", is_flag=True, help="Replace the runs of an earlier sweep in --out.")
+@click.option("--search", is_flag=True,
+              help="Find the configuration with the smallest largest seat edge by successive halving.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html.")
+@user_errors
+def sweep(game, grid, out, force, search, make_report):
+    """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
+    summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
+                           unplayable=(SetupError,))
+    manifest, _ = sweeps.load(out)
+    axes = [a["label"] for a in manifest["axes"]]
+    _show(summary, ["config", "stage", *axes, "games", "max_edge", "first_seat_edge", "equal_share_p",
+                    "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
+        click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
+    best = sweeps.best(summary)
+    click.echo("best: " + ", ".join(f"{a} = {best[a]}" for a in axes)
+               + f" (largest seat edge {100 * best['max_edge']:.2f} points)")
+    if make_report:
+        click.echo(str(write_report([out], Path(out) / "report.html")))
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--strategy", "-s", "strategies", multiple=True, required=True,
+              help="A strategy to enter; give at least two.")
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--games", "-n", type=int, default=10_000, show_default=True, help="Deals per lineup.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (the same deals for every lineup).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+              help="Directory for the tournament (tournament.json and one run per lineup).")
+@click.option("--force", is_flag=True, help="Replace the runs of an earlier tournament in --out.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html.")
+@user_errors
+def tournament(game, strategies, players, games, seed, out, force, make_report):
+    """Play every lineup of the strategies with seats rotated; print win shares and ratings."""
+    if len(set(strategies)) < 2:
+        raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
+    tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
+                     force=force)
+    _, seats = tournaments.load(out)
+    _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
+                                         "rating_low", "rating_high"])
+    if make_report:
+        click.echo(str(write_report([out], Path(out) / "report.html")))
