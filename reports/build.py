@@ -180,7 +180,8 @@ def sweep_section(path):
         elif len(axes) == 1:
             figs.append(figures.sweep_line(f"{tag}{metric}", shown, axes[0], metric, title))
     return Section(f"Setup-table sweep ({Path(path).name})", "sweep", text=text, figures=figs,
-                   tables=[Table.of("One row per configuration", summary.drop("run"))])
+                   tables=[Table.of("One row per configuration",
+                                    summary.select(pl.exclude("unplayable", "run"), "unplayable"))])
 
 
 def tournament_section(path):

@@ -1,0 +1,69 @@
+"""Intervals and the equal-share test against scipy and published values."""
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from analyses.intervals import mean_interval, wilson
+from analyses.seats import describe, equal_share_test, max_half_width, max_half_width_of_counts, seat_advantage
+
+# Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson score interval).
+NEWCOMBE = [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)]
+
+
+@pytest.mark.parametrize("k, n, low, high", NEWCOMBE)
+def test_wilson_matches_newcombe(k, n, low, high):
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-5)
+    assert hi == pytest.approx(high, abs=5e-5)
+
+
+@pytest.mark.parametrize("k, n, confidence", [(7, 10, 0.95), (512, 2000, 0.95), (3, 400, 0.99), (50, 50, 0.9)])
+def test_wilson_matches_scipy(k, n, confidence):
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    lo, hi = wilson(k, n, confidence)
+    assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_mean_interval_matches_scipy_normal_interval():
+    lo, hi = mean_interval(5.0, 2.0, 400)
+    assert (lo, hi) == pytest.approx(stats.norm.interval(0.95, loc=5.0, scale=2.0 / 20))
+
+
+def frame(wins_per_seat, games):
+    """A 4-seat frame where seat s wins ``wins_per_seat[s]`` of ``games`` games outright."""
+    rows = []
+    winner = np.repeat(np.arange(4), wins_per_seat)
+    for g in range(games):
+        for s in range(4):
+            rows.append((g, s, "x", float(s == winner[g]) * 10, 1 if s == winner[g] else 2, float(s == winner[g]), 4, 3))
+    return pl.DataFrame(rows, schema=["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"],
+                        orient="row")
+
+
+def test_equal_share_test_known_value_and_scipy():
+    seats = frame([30, 20, 25, 25], 100)
+    chi2, dof, p = equal_share_test(seats)
+    # sum((o - 25)^2 / 25) = (25 + 25 + 0 + 0) / 25
+    assert chi2 == pytest.approx(2.0)
+    assert dof == 3
+    assert p == pytest.approx(stats.chi2.sf(2.0, 3))
+    assert p == pytest.approx(0.5724067, abs=1e-6)
+
+
+def test_seat_advantage_and_plain_words():
+    seats = frame([30, 20, 25, 25], 100)
+    table = seat_advantage(seats)
+    assert table["win_share"].to_list() == pytest.approx([0.30, 0.20, 0.25, 0.25])
+    lo, hi = wilson(30, 100)
+    assert describe(table.row(0, named=True)) == f"seat 0 wins 30.0% ± {100 * (hi - lo) / 2:.1f}% against 25.0% expected"
+    assert max_half_width(seats) == pytest.approx(max((h - l) / 2 for l, h in
+                                                      (wilson(w, 100) for w in (30, 20, 25, 25))))
+
+
+def test_max_half_width_of_counts():
+    lo, hi = stats.binomtest(500, 1000).proportion_ci(method="wilson")
+    assert max_half_width_of_counts([(250, 1000), (500, 1000)]) == pytest.approx((hi - lo) / 2)
+    assert max_half_width_of_counts([]) == float("inf")
+    assert max_half_width_of_counts([(0, 0)]) == float("inf")
