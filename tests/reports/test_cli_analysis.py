@@ -1,0 +1,54 @@
+"""The report, sweep and tournament commands, run through click."""
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from playtest import cli_analysis
+
+
+@pytest.fixture(scope="module")
+def cli():
+    group = click.Group()
+    for command in (cli_analysis.report, cli_analysis.sweep, cli_analysis.tournament):
+        group.add_command(command)
+    return group
+
+
+def test_report_command_prints_the_path(cli, study, tmp_path):
+    out = tmp_path / "r.md"
+    result = CliRunner().invoke(cli, ["report", str(study["plain"]), "--out", str(out), "--format", "md"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == str(out)
+    assert (tmp_path / "r-data" / "plain-seat-advantage.png").is_file()
+
+
+def test_sweep_command_search_mode(cli, tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('players = 4\ngames = 300\nseed = 9\nstrategies = ["greedy"]\n'
+                    '[setup.players.4]\nremove = [4, 6]\ninitial_marketing = [3, 1]\n')
+    result = CliRunner().invoke(cli, ["sweep", "forks", "--grid", str(grid), "--out", str(tmp_path / "s"),
+                                      "--search", "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert "best: players.4.remove = " in result.output
+    assert "not played" in result.output  # (4, 1) and (6, 3) do not deal out evenly
+    assert json.loads((tmp_path / "s" / "sweep.json").read_text())["mode"] == "search"
+
+
+def test_sweep_command_rejects_a_bad_grid(cli, tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('players = 4\n[setup.players.4]\nremove = 4\n')
+    result = CliRunner().invoke(cli, ["sweep", "forks", "--grid", str(grid), "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2
+    assert "error: grid: setup.players.4.remove must be a non-empty list" in result.output
+
+
+def test_tournament_command(cli, tmp_path):
+    result = CliRunner().invoke(cli, ["tournament", "forks", "-s", "greedy", "-s", "random", "-p", "2", "-n", "300",
+                                      "--out", str(tmp_path / "t")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].split()[0] == "greedy"  # the stronger strategy heads the table
+    assert lines[-1] == str(tmp_path / "t" / "report.html")
