@@ -118,8 +118,3 @@ def fame_tables(setup, *, first_date=False, trials=20_000, seed=1):
 def fame_study(setup, **options):
     """The ``fame by round`` table of ``fame_tables`` (same options)."""
     return fame_tables(setup, **options)["fame by round"]
-
-
-def mythic_distribution(setup, **options):
-    """The ``mythic markers at game end`` table of ``fame_tables`` (same options)."""
-    return fame_tables(setup, **options)["mythic markers at game end"]

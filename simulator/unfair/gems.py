@@ -165,8 +165,3 @@ def gems_tables(setup, *, players=None, first_date=False, trials=20_000, seed=1)
 def gems_study(setup, **options):
     """The ``facility value`` table of ``gems_tables`` (same options)."""
     return gems_tables(setup, **options)["facility value"]
-
-
-def gem_supply(setup, **options):
-    """The ``supply`` table of ``gems_tables`` (same options)."""
-    return gems_tables(setup, **options)["supply"]
