@@ -1,8 +1,10 @@
 """Condition tests over display summaries (the hot loop of Fauch & Fertig).
 
-A display is summarised by two count vectors: ``colours[0..4]`` (cards per
-colour, index 4 = black) and ``numbers[0..8]`` (cards per number; index 0 is
-unused because black cards have no number). Every condition of the game
+A display is summarised by two count vectors: ``colours[row, 0..4]`` (cards
+per colour, index 4 = black) and ``numbers[row, 0..8]`` (cards per number;
+index 0 is unused because black cards have no number). The functions take the
+2-D arrays and a row (one row per seat, plus spare rows for two displays
+together) because slicing out a row in the hot loop costs more than the test. Every condition of the game
 depends only on these counts, so a turn never rescans a display: the engine
 adds the bought card to the counts and re-tests the open conditions.
 
@@ -17,7 +19,7 @@ from simulator.fauch_fertig.layout import (BLACK, C_BLACK, C_COLOUR, C_COLOURS, 
 
 
 @nb.njit(cache=True)
-def runs_fit(numbers, m, length):
+def runs_fit(numbers, row, m, length):
     """True if ``m`` disjoint runs of ``length`` consecutive numbers can be formed. Jit-compiled.
 
     Exact: runs have equal length, so taking as many runs as possible at the
@@ -34,7 +36,7 @@ def runs_fit(numbers, m, length):
             used = 0
             for s2 in range(max(1, j - length + 1), s):
                 used += (taken >> (4 * s2)) & 15
-            left = numbers[j] - used
+            left = numbers[row, j] - used
             if left < t:
                 t = left
         if t > 15:
@@ -47,7 +49,7 @@ def runs_fit(numbers, m, length):
 
 
 @nb.njit(cache=True)
-def colour_sets_fit(colours, m, k):
+def colour_sets_fit(colours, row, m, k):
     """True if ``m`` disjoint sets of ``k`` different colours can be formed (black never counts). Jit-compiled.
 
     Exact: each colour serves at most once per set, so it contributes at most
@@ -56,44 +58,44 @@ def colour_sets_fit(colours, m, k):
     """
     total = 0
     for c in range(N_COLOURS):
-        total += min(colours[c], m)
+        total += min(colours[row, c], m)
     return total >= m * k
 
 
 @nb.njit(cache=True)
-def holds(kind, a, b, c, colours, numbers):
-    """True if the condition ``(kind, a, b, c)`` (see ``layout``) holds for the counts. Jit-compiled.
+def holds(kind, a, b, c, colours, numbers, row):
+    """True if the condition ``(kind, a, b, c)`` (see ``layout``) holds for the counts in ``row``. Jit-compiled.
 
     ``C_FREE`` always holds; ``C_PAY`` and ``C_BONUS`` are never met by a
     display (they are actions, handled by the engine) and return False.
     """
     if kind == C_COLOUR:
         if b >= 0:
-            return colours[b] >= a
+            return colours[row, b] >= a
         for col in range(N_COLOURS):
-            if colours[col] >= a:
+            if colours[row, col] >= a:
                 return True
         return False
     if kind == C_RANGE:
         total = 0
         for n in range(b, c + 1):
-            total += numbers[n]
+            total += numbers[row, n]
         return total >= a
     if kind == C_DISTINCT:
         total = 0
         for n in range(1, N_NUMBERS + 1):
-            if numbers[n] > 0:
+            if numbers[row, n] > 0:
                 total += 1
         return total >= a
     if kind == C_SETS:
         total = 0
         for n in range(1, N_NUMBERS + 1):
-            total += numbers[n] // b
+            total += numbers[row, n] // b
         return total >= a
     if kind == C_RUNS:
-        return runs_fit(numbers, a, b)
+        return runs_fit(numbers, row, a, b)
     if kind == C_COLOURS:
-        return colour_sets_fit(colours, a, b)
+        return colour_sets_fit(colours, row, a, b)
     if kind == C_BLACK:
-        return colours[BLACK] >= a
+        return colours[row, BLACK] >= a
     return kind == C_FREE

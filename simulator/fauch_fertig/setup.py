@@ -102,14 +102,14 @@ def parse_condition(text, key, colour=None):
     if kind not in CARD_ONLY:
         colours, numbers = _whole_deck_counts()
         k, a, b, c = cond.code()
-        if not holds(k, a, b, c, colours, numbers):
+        if not holds(k, a, b, c, colours, numbers, 0):
             raise SetupError(key, f"{text!r} can never be met: not even all 72 cards together meet it")
     return cond
 
 
 def _whole_deck_counts():
-    colours = np.array([L.N_NUMBERS * L.COPIES] * L.N_COLOURS + [L.N_BLACK], dtype=np.int64)
-    numbers = np.array([0] + [L.N_COLOURS * L.COPIES] * L.N_NUMBERS, dtype=np.int64)
+    colours = np.array([[L.N_NUMBERS * L.COPIES] * L.N_COLOURS + [L.N_BLACK]], dtype=np.int64)
+    numbers = np.array([[0] + [L.N_COLOURS * L.COPIES] * L.N_NUMBERS], dtype=np.int64)
     return colours, numbers
 
 

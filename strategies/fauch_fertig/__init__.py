@@ -1,0 +1,22 @@
+"""Fauch & Fertig strategies: ``random`` and three heuristics (see ``heuristics``)."""
+
+from simulator.fauch_fertig import engine
+from strategies.fauch_fertig import heuristics as h
+from strategies.registry import Strategy, StrategySet, make_dispatch
+
+BUILTINS = [
+    Strategy("random", h.random, (), "uniform over the legal actions, the drawn cards and the pay choice"),
+    Strategy("chaser", h.chaser, (10.0, 1.0, 1.0, 6.0),
+             "condition-chaser: buy the card completing most conditions (weights: eggs, closer, buy at, blind from)"),
+    Strategy("farmer", h.farmer, (1.0, 4.0, 2.0, 3.0),
+             "coin-farmer: buy when coins piled on a card pay (weights: coin, eggs, buy at, reserve after paying)"),
+    Strategy("specialist", h.specialist, (2.0, 10.0, 1.5, 6.0),
+             "colour specialist: collect the colour held most (weights: colour, eggs, buy at, blind from)"),
+]
+
+dispatch = make_dispatch([s.decide for s in BUILTINS])
+
+
+def strategy_set():
+    """A fresh ``StrategySet`` for Fauch & Fertig (user files added to it stay in it)."""
+    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine)
