@@ -2,8 +2,10 @@
 
 ``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
-``decide(sid, opt_colour, opt_value, n_options, obs, params, rng) -> int``
-(see ``simulator.fool.layout``). Helpers are ``@nb.njit(cache=True)``.
+(``strategies.registry.make_dispatch``), called as ``decide(sid, seat, rngs,
+params, rng, par, opt_colour, opt_value, n_options, obs) -> int``: it hands
+seat ``seat``'s decision function (see ``simulator.fool.layout``) that seat's
+own stream and parameters. Helpers are ``@nb.njit(cache=True)``.
 
 A game is played deal after deal until a total reaches ``-loss_limit`` or the
 ``tally_limit``-th tally is scored. Cards are ids into the setup's
@@ -36,7 +38,7 @@ _ONE = np.int64(1)
 
 
 @nb.njit(cache=True)
-def new_scratch(arrays):
+def new_scratch(arrays, params):
     """Allocate the working arrays for one thread. Jit-compiled."""
     card_colour, card_value, rules = arrays
     players = rules[R_PLAYERS]
@@ -62,7 +64,9 @@ def new_scratch(arrays):
             np.empty(hand, np.int64),                         # option colours
             np.empty(hand, np.int64),                         # option values
             np.empty(hand, np.int64),                         # option positions in the hand
-            np.empty((players + 1, 4), np.uint64))            # random streams
+            np.empty((players + 1, 4), np.uint64),            # random streams: chance, then one per seat
+            np.empty(4, np.uint64),                           # the deciding seat's stream
+            np.empty(params.shape[1], np.float64))            # the deciding seat's parameters
 
 
 @nb.njit(cache=True)
@@ -82,7 +86,7 @@ def deal_hands(deck, hands, hand_n, masks, full, unplayed, card_colour, card_val
                 masks[p, card_colour[card]] |= _ONE << card_value[card]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def legal_options(hand, n, lead, holds_lead, card_colour, card_value, opt_colour, opt_value, opt_pos):
     """Write the legal cards of ``hand[:n]`` into the option arrays; return their number. Jit-compiled.
 
@@ -100,7 +104,7 @@ def legal_options(hand, n, lead, holds_lead, card_colour, card_value, opt_colour
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def trick_winner(t_seat, t_card, n, lead, card_colour, card_value):
     """Seat of the highest lead-colour card, or the first player if only wilds were played. Jit-compiled."""
     if lead == 0:
@@ -114,7 +118,7 @@ def trick_winner(t_seat, t_card, n, lead, card_colour, card_value):
     return winner
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def befool(t_seat, t_card, n, lead, discs, card_colour, card_value, fooled):
     """Mark in ``fooled`` (zeroed first) the seats of the ``discs`` worst cards of the trick. Jit-compiled.
 
@@ -184,7 +188,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     """
     card_colour, card_value, rules = arrays
     (deck, hands, hand_n, masks, full, unplayed, t_seat, t_card, fooled, totals, points, obs,
-     opt_colour, opt_value, opt_pos, rngs) = scratch
+     opt_colour, opt_value, opt_pos, rngs, rng, par) = scratch
     players = rules[R_PLAYERS]
     size = rules[R_HAND]
     n_cards = rules[R_CARDS]
@@ -251,8 +255,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
                 for c in range(1, n_colours + 1):
                     obs[OBS_MINE + c] = masks[p, c]
                     obs[OBS_UNSEEN + c] = unplayed[c] & ~masks[p, c]
-                choice = decide(  # noqa: F821 (bound)
-                    sids[p], opt_colour, opt_value, k, obs, params[p], rngs[1 + p])
+                choice = decide(sids[p], p, rngs, params, rng, par, opt_colour, opt_value, k, obs)  # noqa: F821
                 if choice < 0 or choice >= k:
                     return -(1 + p)
                 j = opt_pos[choice]
@@ -323,7 +326,7 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
     n_blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.empty(0, np.int64)
     for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays)
+        scratch = new_scratch(arrays, params)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
                           scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
@@ -332,5 +335,5 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays),  # noqa: F821 (bound)
+    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
                      scores, standing, seat_stats, game_stats, trace, True)

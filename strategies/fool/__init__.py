@@ -6,6 +6,11 @@ from strategies.registry import Strategy, StrategySet, make_dispatch
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),
+    Strategy("shedder", h.shedder, (), "dump the highest card that cannot be worst; else the least likely worst"),
+    Strategy("wild_saver", h.wild_saver, (), "hold wilds for tricks where someone shed; else shed high safely"),
+    Strategy("cautious", h.cautious, (), "play just above the current lowest; keep high cards"),
+    Strategy("counter", h.counter, (10.0, 3.0),
+             "count unseen cards: penalty shed - params[0] x chance befooled - params[1] for a wild"),
 ]
 
 dispatch = make_dispatch([s.decide for s in BUILTINS])
