@@ -16,7 +16,7 @@ A strategy file is one Python file that defines
 """
 
 import importlib.util
-import types
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +24,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core.kernels import bind_engine
+from simulator.core.seats import load_seat, store_seat
 
 
 class StrategyError(ValueError):
@@ -38,18 +39,6 @@ class Strategy:
     decide: object
     params: tuple = ()
     summary: str = ""
-
-
-def _chain(dispatch, decide, sid):
-    """Return a dispatcher that routes ``sid`` to ``decide`` and everything else to ``dispatch``."""
-
-    @nb.njit
-    def chained(s, *args):
-        if s == sid:
-            return decide(*args)
-        return dispatch(s, *args)
-
-    return chained
 
 
 @dataclass
@@ -118,12 +107,11 @@ class StrategySet:
         """Return ``(run_chunk, trace_game)`` compiled for the current strategies.
 
         Built-ins only: the cached kernels. With user strategies: kernels bound
-        to a dispatcher chained over the user functions (compiled now).
+        to a dispatcher over built-ins and user functions (compiled now).
         """
         if not self._kernels:
-            dispatch, cache = self.dispatch, not self.extra
-            for i, s in enumerate(self.extra):
-                dispatch = _chain(dispatch, s.decide, len(self.builtins) + i)
+            cache = not self.extra
+            dispatch = self.dispatch if cache else make_dispatch([s.decide for s in self.all])
             self._kernels["run"], self._kernels["trace"] = bind_engine(self.templates, dispatch, cache=cache)
         return self._kernels["run"], self._kernels["trace"]
 
@@ -146,33 +134,32 @@ class StrategySet:
         return np.array([sid for sid, _ in chosen], dtype=np.int64), params, list(names)
 
 
-def _dispatch_template(sid, *args):
-    if sid == 0:
-        return f0(*args)  # noqa: F821 (bound by make_dispatch)
-    if sid == 1:
-        return f1(*args)  # noqa: F821
-    if sid == 2:
-        return f2(*args)  # noqa: F821
-    if sid == 3:
-        return f3(*args)  # noqa: F821
-    if sid == 4:
-        return f4(*args)  # noqa: F821
-    if sid == 5:
-        return f5(*args)  # noqa: F821
-    if sid == 6:
-        return f6(*args)  # noqa: F821
-    return f7(*args)  # noqa: F821
-
-
 def make_dispatch(functions):
-    """Build the jitted ``dispatch(sid, *args)`` calling ``functions[sid]`` (at most 8).
+    """Build the jitted strategy dispatcher over decision functions (strategy id = list index).
 
-    The functions are bound as globals, not closed over, so that kernels
-    calling the dispatcher stay cacheable on disk.
+    Every decision function ends with the parameters ``params, rng``. The
+    dispatcher is called by an engine as
+    ``decide(sid, seat, rngs, params, rng, par, *decision_args)``: it copies
+    the seat's stream (``rngs[1 + seat]``) and parameter row into the
+    buffers ``rng`` and ``par``, calls ``functions[sid](*decision_args, par,
+    rng)`` and stores the advanced stream back.
+
+    The code is generated with the arguments spelled out (``*args`` costs
+    numba a tuple per call), and the functions are bound as globals rather
+    than closed over, so the kernels calling it stay cacheable on disk.
     """
-    if not 1 <= len(functions) <= 8:
-        raise ValueError("a game has 1 to 8 built-in strategies")
-    padded = list(functions) + [functions[0]] * (8 - len(functions))
-    scope = {f"f{i}": f for i, f in enumerate(padded)}
-    fn = types.FunctionType(_dispatch_template.__code__, scope, "dispatch")
-    return nb.njit(fn)
+    functions = list(functions)
+    names = list(inspect.signature(functions[0].py_func).parameters)
+    if names[-2:] != ["params", "rng"]:
+        raise ValueError(f"a decision function must end with (params, rng); {functions[0].__name__} has {names}")
+    args = ", ".join(names[:-2])
+    lines = [f"def dispatch(sid, seat, rngs, params, rng, par, {args}):",
+             "    load_seat(rngs, params, seat, rng, par)"]
+    for i in range(len(functions) - 1):
+        lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:\n        k = f{i}({args}, par, rng)")
+    lines.append(f"    {'else:' if len(functions) > 1 else 'if True:'}\n        k = f{len(functions) - 1}({args}, par, rng)")
+    lines += ["    store_seat(rngs, seat, rng)", "    return k"]
+    scope = {f"f{i}": f for i, f in enumerate(functions)}
+    scope.update(load_seat=load_seat, store_seat=store_seat)
+    exec("\n".join(lines), scope)
+    return nb.njit(_nrt=False)(scope["dispatch"])  # no reference counting: see simulator.core.kernels.bind

@@ -54,14 +54,17 @@ class Game:
     title: str
     min_players: int
     max_players: int
+    default_players: int
     variants: tuple
     setup_path: Path
     compile_setup: Callable  # (setup: dict, players: int, variant: str) -> Config
     seat_columns: tuple      # names of seat_stats columns
     game_columns: tuple      # names of game_stats columns; the first is "rounds"
-    engine_version: str
+    engine_version: str      # bump when the engine's behaviour changes
+    engine: object           # module with the play_game / run_chunk / trace_game templates
     narrate: Callable        # (config, trace, strategy_names) -> list[str]
-    reference: Callable      # (config, trace) -> reference result (see each game)
+    reference: Callable      # (config, trace) -> the reference engine's replay result
+    scenario: Callable | None = None  # (table: dict) -> (lines: list[str], result: dict)
 
     def default_setup(self):
         """Return the game's shipped setup table as a dict."""

@@ -1,0 +1,25 @@
+"""Forks: 2nd Edition (2-6 players): drafting with simultaneous picks; marketing totals decide signs."""
+
+from pathlib import Path
+
+from simulator.core.game import Game
+from simulator.forks import engine, reference
+from simulator.forks.narrate import narrate
+from simulator.forks.setup import VARIANTS, compile_setup
+
+GAME = Game(
+    name="forks",
+    title="Forks: 2nd Edition",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    variants=VARIANTS,
+    setup_path=Path(__file__).with_name("setup.toml"),
+    compile_setup=compile_setup,
+    seat_columns=engine.SEAT_COLUMNS,
+    game_columns=engine.GAME_COLUMNS,
+    engine_version="1",
+    engine=engine,
+    narrate=narrate,
+    reference=reference.replay,
+)

@@ -1,8 +1,11 @@
 """Forks fast engine: flat arrays, no allocation inside a game.
 
 ``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
-``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher ``decide(sid, kind, opt_dest, opt_value, n_options, obs, params,
-rng) -> int`` (see ``simulator.forks.layout``).
+``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
+(``strategies.registry.make_dispatch``), called as
+``decide(sid, seat, rngs, params, rng, par, kind, opt_dest, opt_value,
+n_options, obs) -> int``: it hands seat ``seat``'s decision function (see
+``simulator.forks.layout``) that seat's own stream and parameters.
 
 Trace layout (int64): ``[n_cards, deck order as codes..., then per round the
 first pick of every seat, then the second decision of every seat]``, where a
@@ -26,7 +29,7 @@ BLOCK = 256  # games per scratch allocation in run_chunk
 
 
 @nb.njit(cache=True)
-def new_scratch(arrays):
+def new_scratch(arrays, params):
     """Allocate the working arrays for one thread. Jit-compiled."""
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
@@ -41,7 +44,9 @@ def new_scratch(arrays):
             np.zeros(OBS_SIZE, np.int64),                  # observation
             np.empty(hand_max, np.int64),                  # option destinations
             np.empty(hand_max, np.int64),                  # option values
-            np.empty((players + 1, 4), np.uint64))         # random streams
+            np.empty((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
+            np.empty(4, np.uint64),                        # the deciding seat's stream
+            np.empty(params.shape[1], np.float64))         # the deciding seat's parameters
 
 
 @nb.njit(cache=True)
@@ -60,7 +65,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     number of rounds. With ``record`` the action trace goes to ``trace``.
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
-    deck, dealt, hand, hand_n, mine, mkt, pending, obs, opt_dest, opt_value, rngs = scratch
+    deck, dealt, hand, hand_n, mine, mkt, pending, obs, opt_dest, opt_value, rngs, rng, par = scratch
     players = rules[R_PLAYERS]
     n_dest = rules[R_DEST]
     n_cards = card_dest.size
@@ -109,8 +114,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
             for j in range(3):
                 opt_dest[j] = card_dest[dealt[p, j]]
                 opt_value[j] = card_value[dealt[p, j]]
-            k = decide(  # noqa: F821 (bound)
-                sids[p], INVEST, opt_dest, opt_value, 3, obs, params[p], rngs[1 + p])
+            k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)  # noqa: F821
             if k < 0 or k >= 3:
                 return -(1 + p)
             card = dealt[p, k]
@@ -135,8 +139,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
                     opt_value[j] = card_value[hand[p, j]]
                 for d in range(n_dest):
                     obs[OBS_MINE + d] = mine[p, d]
-                k = decide(  # noqa: F821 (bound)
-                sids[p], MARKET, opt_dest, opt_value, n, obs, params[p], rngs[1 + p])
+                k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)  # noqa: F821
                 if k < 0 or k >= n:
                     return -(1 + p)
                 card = remove_at(hand[p], n, k)
@@ -149,8 +152,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
                 for j in range(2):
                     opt_dest[j] = card_dest[dealt[src, j]]
                     opt_value[j] = card_value[dealt[src, j]]
-                k = decide(  # noqa: F821 (bound)
-                sids[p], KEEP, opt_dest, opt_value, 2, obs, params[p], rngs[1 + p])
+                k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)  # noqa: F821
                 if k < 0 or k >= 2:
                     return -(1 + p)
                 card = dealt[src, k]
@@ -194,7 +196,7 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
     n_blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.empty(0, np.int64)
     for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays)
+        scratch = new_scratch(arrays, params)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
                           scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
@@ -203,5 +205,5 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays),  # noqa: F821 (bound)
+    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
                      scores, standing, seat_stats, game_stats, trace, True)

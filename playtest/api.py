@@ -1,0 +1,140 @@
+"""The Python API: everything the command line does, callable from notebooks and scripts.
+
+>>> from playtest import api
+>>> run = api.simulate("forks", players=4, games=10_000, seed=7, strategies=["greedy", "random"])
+>>> run.seats()            # polars DataFrame, one row per (game, seat)
+"""
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+import playtest
+from analyses.seats import max_half_width_of_counts
+from simulator import games as game_registry
+from simulator.core import output
+from simulator.core.batch import RunError, RunSpec, run_batch, trace_one
+from simulator.core.setup import SetupError, read_toml
+from strategies.games import strategy_set
+
+
+@dataclass
+class Run:
+    """A finished (or interrupted) run: its directory, manifest and rows."""
+
+    dir: Path | None
+    manifest: dict
+    frame: pl.DataFrame | None = None
+
+    def seats(self):
+        """The per-(game, seat) rows as a polars DataFrame."""
+        return self.frame if self.frame is not None else output.read_seats(self.dir)
+
+
+def load_run(path):
+    """Open a run directory written by ``simulate``."""
+    path = Path(path)
+    if not (path / output.MANIFEST).exists():
+        raise RunError(f"{path} is not a playtest run directory (no {output.MANIFEST})")
+    return Run(path, output.read_manifest(path))
+
+
+def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), variant="standard", setup=None,
+            params=None, strategy_files=(), chunk_size=100_000, rotate_seats=False):
+    """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written."""
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    if not g.min_players <= players <= g.max_players and str(players) not in g.default_setup().get("players", {}):
+        raise SetupError("players", f"{g.title} is played by {g.min_players} to {g.max_players} players; "
+                         f"got {players}")
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+    config = g.configure(players, variant, override)
+    sset = strategy_set(game)
+    for f in strategy_files:
+        sset.add_file(f)
+    sids, matrix, names = sset.seats(list(strategies), players, params)
+    if games < 1:
+        raise RunError(f"the number of games must be at least 1, got {games}")
+    if chunk_size < 1:
+        raise RunError(f"the chunk size must be at least 1, got {chunk_size}")
+    spec = RunSpec(g, config, names, sids, matrix, seed, games, chunk_size, rotate_seats,
+                   [str(Path(f).resolve()) for f in strategy_files])
+    return spec, sset
+
+
+def provenance():
+    """Package version and git revision (when the package runs from a git checkout)."""
+    info = {"version": playtest.__version__}
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                             text=True, timeout=5)
+        if rev.returncode == 0:
+            info["git_revision"] = rev.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return info
+
+
+def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",), variant="standard",
+             setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
+             force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None):
+    """Play ``games`` games and return the ``Run``.
+
+    ``strategies`` is one name for every seat or one per seat in seat order;
+    ``setup`` a dict or TOML path merged over the game's table; ``params``
+    maps a strategy name to its parameter vector; ``out`` a run directory
+    (None keeps the rows in memory). With ``until_ci`` the run stops after
+    the first chunk at which every seat's 95% win-share interval has a
+    half-width below ``until_ci`` (``games`` is then the ceiling).
+    """
+    spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
+                         setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
+                         rotate_seats=rotate_seats)
+    run_chunk, _ = sset.kernels()
+    stop = None
+    if until_ci is not None:
+        totals = {}
+
+        def stop(frame):
+            for seat, wins, n in frame.group_by("seat").agg(pl.col("win").sum(), pl.len()).iter_rows():
+                w, m = totals.get(seat, (0.0, 0))
+                totals[seat] = (w + wins, m + n)
+            return max_half_width_of_counts(totals.values()) < until_ci
+
+    manifest, frame = run_batch(spec, run_chunk, out, threads=threads, force=force, resume=resume,
+                                manifest_extra={"title": spec.game.title, **provenance(),
+                                                **({"until_ci": until_ci} if until_ci else {})},
+                                on_progress=on_progress, stop=stop)
+    return Run(Path(out) if out is not None else None, manifest, frame)
+
+
+def trace(game, *, seed, game_index, rotation=None, **options):
+    """Play game ``game_index`` of the run ``(game, seed, options)`` alone.
+
+    Returns ``(spec, trace, scores, seat_stats, game_stats)``; it is the same
+    game as that row of the batch.
+    """
+    spec, sset = prepare(game, seed=seed, games=game_index + 1, **options)
+    _, trace_game = sset.kernels()
+    return (spec, *trace_one(spec, trace_game, game_index, rotation))
+
+
+def replay(game, *, seed, game_index, rotation=None, **options):
+    """The lines telling game ``game_index`` of a run move by move (checked by the reference engine)."""
+    spec, tr, scores, _, _ = trace(game, seed=seed, game_index=game_index, rotation=rotation, **options)
+    lines = spec.game.narrate(spec.config, tr, spec.strategies)
+    return [f"game {game_index} of seed {seed}"] + lines + [f"scores: {', '.join(map(str, scores.tolist()))}"]
+
+
+def scenario(path):
+    """Play a scenario file; return ``(lines, result)`` from the game's scenario hook."""
+    table = read_toml(path)
+    name = table.get("game")
+    if not isinstance(name, str):
+        raise SetupError("game", f"the scenario file {path} must name its game, e.g. game = \"fool\"")
+    g = game_registry.get(name)
+    if g.scenario is None:
+        raise SetupError("game", f"{g.title} does not support scenario files yet")
+    return g.scenario(table)

@@ -1,0 +1,266 @@
+"""The ``playtest`` command line: a thin layer over ``playtest.api``.
+
+Bad input (unknown game or strategy, a player count with no setup row, an
+unreadable or unplayable setup table, an existing output directory) prints
+one line starting with ``error:`` and exits with code 2; nothing is written.
+"""
+
+import json
+import signal
+import sys
+
+import click
+
+from playtest import api
+from simulator import games as game_registry
+from simulator.core.batch import RunError
+from simulator.core.setup import SetupError
+from strategies.registry import StrategyError
+
+USER_ERRORS = (SetupError, StrategyError, RunError, game_registry.UnknownGame)
+
+
+class PlaytestGroup(click.Group):
+    """Turns the known kinds of bad input into one clear line and exit code 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except USER_ERRORS as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=PlaytestGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="playtest")
+def cli():
+    """Monte Carlo balance analysis for tabletop card games.
+
+    Typical use: `playtest simulate forks --players 4 --games 1000000 --out runs/x`,
+    then `playtest replay forks --game 123` to read one of those games move by move.
+    """
+
+
+def game_argument(f):
+    return click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")(f)
+
+
+def run_options(f):
+    """Options that define which games are played (shared by simulate and replay)."""
+    options = [
+        click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count]."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Run seed; game i of a seed is always the same game."),
+        click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+                     help="Strategy name; once for every seat, or once per seat in seat order."),
+        click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False),
+                     help="A Python file defining your own strategy (see README); its NAME can then be used with --strategy."),
+        click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
+                     help="Replace the parameter vector of a strategy, e.g. --param leader=3,2,1,-1,-2."),
+        click.option("--variant", default="standard", show_default=True, help="Rules variant (see `playtest games`)."),
+        click.option("--setup", type=click.Path(dir_okay=False), default=None,
+                     help="TOML file whose keys replace parts of the game's setup table (see `playtest setup GAME`)."),
+        click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies over the seats."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def parse_params(items):
+    params = {}
+    for item in items:
+        name, _, values = item.partition("=")
+        try:
+            params[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
+        except ValueError:
+            raise click.BadParameter(f"{item!r} is not NAME=number,number,...", param_hint="--param") from None
+        if not name.strip() or not params[name.strip()]:
+            raise click.BadParameter(f"{item!r} is not NAME=number,number,...", param_hint="--param")
+    return params
+
+
+def run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats):
+    return dict(players=players, seed=seed, strategies=list(strategies), strategy_files=list(strategy_files),
+                params=parse_params(params), variant=variant, setup=setup, rotate_seats=rotate_seats)
+
+
+@cli.command()
+@game_argument
+@run_options
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+              help="Run directory to write (seats/*.parquet + manifest.json).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Games per chunk (one parquet file each); results do not depend on it.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads [default: all cores].")
+@click.option("--force", is_flag=True, help="Replace an existing run directory.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
+@click.option("--json", "as_json", is_flag=True, help="Print the seat table as JSON.")
+def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
+             chunk_size, threads, force, resume, until_ci, as_json):
+    """Play many games of GAME and print the seat table.
+
+    Prints win share per seat with 95% Wilson intervals, mean score, and a
+    chi-square test of equal seat win rates.
+    """
+    from analyses.seats import describe, equal_share_test, seat_advantage
+
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    with _progress(games) as advance:
+        try:
+            run = api.simulate(game, games=games, out=out, chunk_size=chunk_size, threads=threads, force=force,
+                               resume=resume, until_ci=until_ci, on_progress=advance, **args)
+        except KeyboardInterrupt:
+            click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
+                       f"to finish" if out else "\ninterrupted", err=True)
+            sys.exit(130)
+    seats = run.seats()
+    table = seat_advantage(seats)
+    chi2, dof, p = equal_share_test(seats)
+    m = run.manifest
+    if as_json:
+        click.echo(json.dumps({"manifest": {k: v for k, v in m.items() if k != "setup"},
+                               "seats": table.to_dicts(), "chi2": chi2, "dof": dof, "p_value": p}, indent=2))
+        return
+    _print_seat_table(m, table, chi2, dof, p, describe, out)
+
+
+def _print_seat_table(m, table, chi2, dof, p, describe, out):
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    title = (f"{m['title']}: {m['players']} players, {m['games_done']:,} games, seed {m['seed']}"
+             f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}"
+             f"{', seats rotated' if m['rotate_seats'] else ''}")
+    t = Table(title=title, title_justify="left")
+    for col in ("seat", "strategy", "win share", "95% interval", "expected", "mean score", "95% interval "):
+        t.add_column(col, justify="left" if col == "strategy" else "right")
+    for r in table.iter_rows(named=True):
+        t.add_row(str(r["seat"]), str(r["strategy"]), f"{100 * r['win_share']:.2f}%",
+                  f"{100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f}%", f"{100 * r['expected_share']:.2f}%",
+                  f"{r['mean_score']:.3f}", f"{r['score_lo']:.3f} to {r['score_hi']:.3f}")
+    console.print(t)
+    verdict = "seat win rates differ" if p < 0.05 else "no evidence that seat win rates differ"
+    console.print(f"chi-square test of equal win shares: chi2 = {chi2:.2f}, {dof} df, p = {p:.3g} ({verdict})")
+    if p < 0.05:
+        for r in table.iter_rows(named=True):
+            console.print("  " + describe(r))
+    speed = m.get("games_per_second")
+    console.print(f"{m['wall_seconds']:.2f} s" + (f", {speed:,.0f} games/s" if speed else "") +
+                  (f"; results in {out}" if out else ""))
+
+
+@cli.command()
+@game_argument
+@run_options
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, help="Index of the game in the run.")
+@click.option("--rotation", type=click.IntRange(min=0), default=None, help="Seat rotation (with --rotate-seats).")
+def replay(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, game_index,
+           rotation):
+    """Print game number --game of a run, move by move.
+
+    Give the same options as the `simulate` command: it is then exactly the
+    game in that row of the batch.
+    """
+    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    for line in api.replay(game, game_index=game_index, rotation=rotation, **args):
+        click.echo(line)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the log and result as JSON.")
+def scenario(file, as_json):
+    """Play the situation described in a scenario FILE (TOML) and print what happens."""
+    lines, result = api.scenario(file)
+    if as_json:
+        click.echo(json.dumps({"log": lines, "result": result}, indent=2))
+    else:
+        click.echo("\n".join(lines))
+
+
+@cli.command(name="games")
+def list_games():
+    """List the games playtest can simulate."""
+    for name in game_registry.names():
+        g = game_registry.get(name)
+        click.echo(f"{name:14s} {g.title} ({g.min_players}-{g.max_players} players; "
+                   f"variants: {', '.join(g.variants)})")
+
+
+@cli.command(name="strategies")
+@game_argument
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False))
+def list_strategies(game, strategy_files):
+    """List the strategies of GAME with their default parameters."""
+    from strategies.games import strategy_set
+
+    sset = strategy_set(game)
+    for f in strategy_files:
+        sset.add_file(f)
+    for s in sset.all:
+        params = f"  params={list(s.params)}" if s.params else ""
+        click.echo(f"{s.name:10s} {s.summary}{params}")
+
+
+@cli.command(name="setup")
+@game_argument
+def show_setup(game):
+    """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
+    click.echo(game_registry.get(game).setup_path.read_text(), nl=False)
+
+
+@cli.command()
+@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+              help="Games per measurement [default: sized per game].")
+@click.option("--out", type=click.Path(dir_okay=False), default="bench/results.md", show_default=True)
+def bench(games, out):
+    """Measure games/s of every engine (numba and reference) and write a table."""
+    from playtest.bench import run_benchmarks
+
+    run_benchmarks(games, out, echo=click.echo)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+class _progress:
+    """A rich progress bar with games/s on stderr, shown only on a terminal."""
+
+    def __init__(self, total):
+        self.total = total
+
+    def __enter__(self):
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                            TextColumn("{task.completed:,}/{task.total:,} games"),
+                            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                            disable=not sys.stderr.isatty(), transient=True)
+        self.bar.__enter__()
+        self.task = self.bar.add_task("playing", total=self.total, rate="")
+        return self.advance
+
+    def advance(self, done, total):
+        elapsed = self.bar.tasks[0].elapsed or 0
+        self.bar.update(self.task, completed=done, total=total,
+                        rate=f"{done / elapsed:,.0f} games/s" if elapsed > 0 else "")
+
+    def __exit__(self, *exc):
+        self.bar.__exit__(*exc)
+
+
+from playtest.cli_analysis import report, sweep, tournament  # noqa: E402
+from playtest.cli_unfair import unfair  # noqa: E402
+
+for command in (report, sweep, tournament, unfair):
+    cli.add_command(command)
+
+
+def main():
+    cli(prog_name="playtest")
