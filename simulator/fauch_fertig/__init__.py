@@ -1,0 +1,25 @@
+"""Fauch & Fertig (2-4 players): buy dragon cards from a coin-laden market, meet their conditions, place eggs."""
+
+from pathlib import Path
+
+from simulator.core.game import Game
+from simulator.fauch_fertig import engine, reference
+from simulator.fauch_fertig.narrate import narrate
+from simulator.fauch_fertig.setup import VARIANTS, compile_setup
+
+GAME = Game(
+    name="fauch-fertig",
+    title="Fauch & Fertig",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    variants=VARIANTS,
+    setup_path=Path(__file__).with_name("setup.toml"),
+    compile_setup=compile_setup,
+    seat_columns=engine.SEAT_COLUMNS,
+    game_columns=engine.GAME_COLUMNS,
+    engine_version="1",
+    engine=engine,
+    narrate=narrate,
+    reference=reference.replay,
+)
