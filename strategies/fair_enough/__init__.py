@@ -1,0 +1,23 @@
+"""Fair Enough strategies: ``random`` and three heuristics (see ``heuristics``)."""
+
+from simulator.fair_enough import engine
+from strategies.fair_enough import heuristics as h
+from strategies.registry import Strategy, StrategySet, make_dispatch
+
+BUILTINS = [
+    Strategy("random", h.random, (),
+             "uniform over the legal options of each decision (research take, card/special or secure, Sold Out target)"),
+    Strategy("banker", h.banker, (10.0, 1.2),
+             "time-aware banker: high cards, secures once params[0] time or less would be left"),
+    Strategy("builder", h.builder, (3.0, 6.0, 1.2),
+             "set builder: researches and places toward its largest kinds (params[0] per card held)"),
+    Strategy("aggressor", h.aggressor, (12.0, 8.0),
+             "Sold-Out aggressor: hoards Sold Out, strikes piles worth params[0] or more"),
+]
+
+dispatch = make_dispatch([s.decide for s in BUILTINS])
+
+
+def strategy_set():
+    """A fresh ``StrategySet`` for Fair Enough (user files added to it stay in it)."""
+    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine)
