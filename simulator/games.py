@@ -9,6 +9,7 @@ import importlib
 # command-line name -> package (each package exposes GAME, a simulator.core.game.Game)
 PACKAGES = {
     "forks": "simulator.forks",
+    "fool": "simulator.fool",
 }
 
 

@@ -4,6 +4,7 @@ import importlib
 
 PACKAGES = {
     "forks": "strategies.forks",
+    "fool": "strategies.fool",
 }
 
 

@@ -1,0 +1,25 @@
+"""Fool! (4-8 players): trick-taking where the worst card of a trick sits out the next one."""
+
+from simulator.core.game import Game
+from simulator.fool import engine, reference
+from simulator.fool.narrate import narrate
+from simulator.fool.scenario import scenario
+from simulator.fool.setup import SETUP_PATH, VARIANTS, compile_setup
+
+GAME = Game(
+    name="fool",
+    title="Fool!",
+    min_players=4,
+    default_players=4,
+    max_players=8,
+    variants=VARIANTS,
+    setup_path=SETUP_PATH,
+    compile_setup=compile_setup,
+    seat_columns=engine.SEAT_COLUMNS,
+    game_columns=engine.GAME_COLUMNS,
+    engine_version="1",
+    engine=engine,
+    narrate=narrate,
+    reference=reference.replay,
+    scenario=scenario,
+)
