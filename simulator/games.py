@@ -10,6 +10,7 @@ import importlib
 PACKAGES = {
     "forks": "simulator.forks",
     "fool": "simulator.fool",
+    "fauch-fertig": "simulator.fauch_fertig",
 }
 
 

@@ -5,6 +5,7 @@ import importlib
 PACKAGES = {
     "forks": "strategies.forks",
     "fool": "strategies.fool",
+    "fauch-fertig": "strategies.fauch_fertig",
 }
 
 
