@@ -180,8 +180,8 @@ class Table:
         taken = [self.row[i] for i in positions]
         self.hands[seat].extend(taken)
         self.row = [c for i, c in enumerate(self.row) if i not in positions]
-        self.log.append(("take", seat, taken))
         self.refill(chance)
+        self.log.append(("take", seat, taken, list(self.row)))
 
     def research_phase(self, source):
         for turn in range(2 * self.players):
@@ -293,22 +293,28 @@ class Table:
                 if lost:
                     self.log.append(("lost", p, list(lost)))
 
+    def turn(self, seat, move):
+        """Play one Collecting-phase turn; return True when the phase is over (time 0 or all secured)."""
+        if self.play_turn(seat, move):
+            self.close_fair(seat)
+            return True
+        return all(self.secured)
+
+    def next_seat(self, seat):
+        """The next seat clockwise that has not secured yet."""
+        seat = (seat + 1) % self.players
+        while self.secured[seat]:
+            seat = (seat + 1) % self.players
+        return seat
+
     def collecting_phase(self, source):
         self.time = self.time_deck[self.round]
         self.secured = [False] * self.players
         self.first = None
         self.log.append(("time", self.round, self.time))
         seat = self.start
-        while True:
-            move = source.collect(self, seat, self.legal_moves(seat))
-            if self.play_turn(seat, move):
-                self.close_fair(seat)
-                break
-            if all(self.secured):
-                break
-            seat = (seat + 1) % self.players
-            while self.secured[seat]:
-                seat = (seat + 1) % self.players
+        while not self.turn(seat, source.collect(self, seat, self.legal_moves(seat))):
+            seat = self.next_seat(seat)
         self.start = self.first
         self.records[self.first].secured_first += 1
         self.log.append(("start", self.first))
