@@ -61,9 +61,6 @@ class Player:
     seat: int
     hand: list = field(default_factory=list)
 
-    def invested(self, destination):
-        return sum(c.value for c in self.hand if c.destination == destination)
-
 
 @dataclass
 class Table:
@@ -154,16 +151,21 @@ def play(rules, deck, strategies, log=False):
                 say(f"revealed from the deck into marketing: {card}")
 
     ranking = table.order(rules.tiebreak)
-    top = set(ranking[:rules.top])
-    gained = [sum(p.invested(d) for d in top) for p in players]
-    lost = [sum(p.invested(d) for d in ranking[rules.top:]) for p in players]
+    gained, lost = zip(*(score_hand(p.hand, ranking, rules.top) for p in players))
     scores = [g - l for g, l in zip(gained, lost)]
     say("final marketing: " + ", ".join(f"{d} {table.total(d)}" for d in ranking) +
         f"  (top {rules.top} score plus: {', '.join(ranking[:rules.top])})")
     for p in players:
         say(f"seat {p.seat}: hand {', '.join(map(str, sorted(p.hand)))} -> +{gained[p.seat]} "
             f"-{lost[p.seat]} = {scores[p.seat]}")
-    return Result(scores, gained, lost, rounds, ranking, lines)
+    return Result(scores, list(gained), list(lost), rounds, ranking, lines)
+
+
+def score_hand(hand, ranking, top):
+    """``(gained, lost)``: values of hand cards on the ``top`` best destinations, and on the rest."""
+    best = set(ranking[:top])
+    gained = sum(c.value for c in hand if c.destination in best)
+    return gained, sum(c.value for c in hand) - gained
 
 
 def _legal(card, options, player, kind):

@@ -1,0 +1,48 @@
+"""Game i of seed s is the same game whatever the threads, chunk size, rotation or output mode."""
+
+import numba
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from playtest import api
+
+
+def frame(**kw):
+    return api.simulate("forks", players=4, games=5000, seed=13, strategies=["greedy", "random"] * 2, **kw).seats()
+
+
+def test_same_seed_same_rows_and_other_seed_other_rows():
+    assert_frame_equal(frame(), frame())
+    other = api.simulate("forks", players=4, games=5000, seed=14, strategies=["greedy", "random"] * 2).seats()
+    assert not other["score"].equals(frame()["score"])
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 cores to compare thread counts")
+def test_one_and_two_threads_identical():
+    assert_frame_equal(frame(threads=1), frame(threads=2))
+
+
+def test_chunk_size_does_not_matter():
+    assert_frame_equal(frame(chunk_size=5000), frame(chunk_size=777))
+
+
+def test_written_rows_equal_in_memory_rows(tmp_path):
+    run = api.simulate("forks", players=4, games=5000, seed=13, strategies=["greedy", "random"] * 2,
+                       out=tmp_path / "run", chunk_size=1200)
+    assert len(list((tmp_path / "run" / "seats").glob("*.parquet"))) == 5
+    assert_frame_equal(pl.read_parquet(tmp_path / "run" / "seats" / "*.parquet"), frame())
+
+
+def test_rotated_seats_keep_the_deal():
+    rows = api.simulate("forks", players=4, games=300, seed=3, strategies=["random"], rotate_seats=True).seats()
+    # with the same strategy everywhere, every rotation of a deal is the same game
+    scores = rows.sort(["game", "rotation", "seat"])["score"].to_numpy().reshape(300, 4, 4)
+    assert (scores == scores[:, :1, :]).all()
+
+
+def test_rotation_moves_strategies_over_seats():
+    rows = api.simulate("forks", players=3, games=10, strategies=["greedy", "pusher", "random"],
+                        rotate_seats=True).seats()
+    lineup = rows.filter(pl.col("game") == 0).sort(["rotation", "seat"])["strategy"].cast(pl.String).to_list()
+    assert lineup == ["greedy", "pusher", "random", "pusher", "random", "greedy", "random", "greedy", "pusher"]
