@@ -11,6 +11,7 @@ PACKAGES = {
     "forks": "simulator.forks",
     "fool": "simulator.fool",
     "fauch-fertig": "simulator.fauch_fertig",
+    "fair-enough": "simulator.fair_enough",
 }
 
 

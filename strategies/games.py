@@ -6,6 +6,7 @@ PACKAGES = {
     "forks": "strategies.forks",
     "fool": "strategies.fool",
     "fauch-fertig": "strategies.fauch_fertig",
+    "fair-enough": "strategies.fair_enough",
 }
 
 
