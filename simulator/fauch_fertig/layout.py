@@ -43,6 +43,9 @@ and returns the index ``0 <= i < n_options`` of the chosen option:
 of each card, colour and number counts per seat), the market with its coins,
 the community cards, everyone's eggs placed, the pile sizes, and the player's
 own coins. Its static part describes every card (colour, number, condition).
+A decision function may not allocate (it is compiled without numba's
+reference counting); ``obs[OBS_SCRATCH:OBS_SCRATCH + OBS_SCRATCH_SIZE]`` is
+working space it may overwrite, which the engine never reads.
 """
 
 N_COLOURS = 4          # blue, green, purple, red
@@ -88,7 +91,9 @@ OBS_COMMUNITY_DONE = OBS_COMMUNITY + MAX_PLAYERS * 4  # [MAX_PLAYERS] 1 once com
 OBS_CARD_COLOUR = OBS_COMMUNITY_DONE + MAX_PLAYERS   # [N_CARDS]
 OBS_CARD_NUMBER = OBS_CARD_COLOUR + N_CARDS          # [N_CARDS]
 OBS_CARD_COND = OBS_CARD_NUMBER + N_CARDS            # [N_CARDS * 4] (kind, a, b, c)
-OBS_SIZE = OBS_CARD_COND + N_CARDS * 4
+OBS_SCRATCH = OBS_CARD_COND + N_CARDS * 4           # [OBS_SCRATCH_SIZE] free working space for the strategy
+OBS_SCRATCH_SIZE = 32
+OBS_SIZE = OBS_SCRATCH + OBS_SCRATCH_SIZE
 
 # rules vector of the compiled setup (Config.arrays[-1])
 (R_PLAYERS, R_EGGS, R_DISPLAY, R_MARKET_COIN, R_TAKE, R_BLIND_DRAW, R_BONUS_BLACKS, R_BONUS_COINS,

@@ -6,11 +6,11 @@ Each function has the Fauch & Fertig signature (see ``simulator.fauch_fertig.lay
 
 and is jit-compiled (``cache=True``). They read only ``obs`` (every display,
 the market and its coins, the community cards, eggs placed, the pile sizes
-and their own coins) and their own random stream ``rng``.
+and their own coins) and their own random stream ``rng``, and allocate
+nothing: their count arrays live in ``obs``'s scratch area.
 """
 
 import numba as nb
-import numpy as np
 
 from simulator.core.rng import randint
 from simulator.fauch_fertig.conditions import holds
@@ -19,7 +19,7 @@ from simulator.fauch_fertig.layout import (A_BLIND, BLACK, C_BONUS, C_COLOUR, C_
                                            N_NUMBERS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND, OBS_CARD_NUMBER,
                                            OBS_COINS, OBS_COLOUR_COUNT, OBS_COMMUNITY, OBS_COMMUNITY_DONE,
                                            OBS_COMMUNITY_N, OBS_EGGS_ON, OBS_MARKET, OBS_MARKET_COINS,
-                                           OBS_NUMBER_COUNT, OBS_OWNER, OBS_PLAYERS, OBS_SEAT, PAY)
+                                           OBS_NUMBER_COUNT, OBS_OWNER, OBS_PLAYERS, OBS_SCRATCH, OBS_SEAT, PAY)
 
 
 @nb.njit(cache=True)
@@ -177,8 +177,8 @@ def choose(kind, options, n, obs, rng, w_eggs, w_closer, w_colour, w_coins, buy_
     coins. KEEP: the drawn card of highest ``card_worth``. PAY: pay when
     I keep at least ``pay_reserve`` coins afterwards.
     """
-    colours = np.empty((2, 5), np.int64)
-    numbers = np.empty((2, 9), np.int64)
+    colours = obs[OBS_SCRATCH:OBS_SCRATCH + 10].reshape((2, 5))
+    numbers = obs[OBS_SCRATCH + 10:OBS_SCRATCH + 28].reshape((2, 9))
     if kind == PAY:
         return 1 if obs[OBS_COINS] - obs[OBS_CARD_COND + 4 * obs[OBS_CARD] + 1] >= pay_reserve else 0
     if kind == KEEP:
