@@ -7,7 +7,6 @@ each condition to the rulebook's wording.
 """
 
 import numpy as np
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
