@@ -3,6 +3,7 @@
 import numpy as np
 
 from simulator.core.setup import read_toml
+from simulator.fool.reference import WILD, Card
 from simulator.fool.setup import SETUP_PATH, compile_setup
 
 
@@ -33,3 +34,11 @@ def run_games(run_chunk, cfg, sids, params, seed, start, count):
     status = np.zeros(count, np.int32)
     run_chunk(cfg.arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status)
     return scores, seat_stats, game_stats, status
+
+
+def card(text):
+    """The reference Card written as "green 7", or "1" for a wild."""
+    if text == "1":
+        return Card(WILD, 1)
+    colour, value = text.split()
+    return Card(colour, int(value))

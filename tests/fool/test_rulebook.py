@@ -4,17 +4,12 @@ import pytest
 
 from simulator.core.setup import read_toml
 from simulator.fool.setup import SETUP_PATH as GAME_SETUP_PATH
-from simulator.fool.reference import WILD, Card, Deal, RefereeError, Rules, Trick, next_start
+from simulator.fool.reference import Deal, RefereeError, Rules, Trick, next_start
+
+from .helpers import card
 
 ANNE, PAUL, RACHEL, CAMILLE = range(4)
 NAMES = ["Anne", "Paul", "Rachel", "Camille"]
-
-
-def card(text):
-    if text == "1":
-        return Card(WILD, 1)
-    colour, value = text.split()
-    return Card(colour, int(value))
 
 
 def rules(players=4):
