@@ -61,13 +61,6 @@ def describe(row):
 
 
 def max_half_width_of_counts(counts, confidence=0.95):
-    """Largest Wilson half-width over ``(wins, games)`` pairs (one pair per seat)."""
-    wins, games = np.array(list(counts), dtype=float).T
-    lo, hi = wilson(wins, games, confidence)
-    return float(np.max((hi - lo) / 2))
-
-
-def max_half_width_of_counts(counts, confidence=0.95):
     """The widest Wilson half-width over ``(wins, games)`` pairs, one pair per seat.
 
     No pairs, or a seat with no games, give an infinite half-width.

@@ -58,11 +58,14 @@ def bind_engine(engine, decide, *, cache):
     """Return ``(run_chunk, trace_game)`` of an engine module bound to the dispatcher ``decide``.
 
     The engine module provides three templates: ``play_game`` (calls
-    ``decide``; it must not allocate, it is compiled without reference
-    counting), and ``run_chunk`` and ``trace_game`` (call ``play_game``;
-    they allocate the scratch arrays).
+    ``decide``), and ``run_chunk`` and ``trace_game`` (call ``play_game``;
+    they allocate the scratch arrays). An engine whose ``play_game`` creates
+    no array and no view (no slicing) sets ``ALLOCATION_FREE = True``: its
+    game is then compiled without reference counting, which makes every
+    call into a strategy cheaper (2-3x faster games on Forks).
     """
-    play = bind(engine.play_game, cache=cache, parallel=False, nrt=False, decide=decide)
+    nrt = not getattr(engine, "ALLOCATION_FREE", False)
+    play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, decide=decide)
     run = bind(engine.run_chunk, cache=cache, parallel=True, play_game=play)
     trace = bind(engine.trace_game, cache=cache, parallel=False, play_game=play)
     return run, trace

@@ -22,4 +22,6 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    play_reference=reference.play_random,
+    bench_games=1_000_000,
 )

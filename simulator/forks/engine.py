@@ -23,6 +23,7 @@ from simulator.forks.layout import (INVEST, KEEP, MARKET, MAX_DEST, OBS_DECK, OB
                                     OBS_TOP, R_DEST, R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS,
                                     R_TOP)
 
+ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
 GAME_COLUMNS = ("rounds",)
 BLOCK = 256  # games per scratch allocation in run_chunk

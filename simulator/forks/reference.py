@@ -10,7 +10,6 @@ the deck is dealt from the top, three cards to the first player, then three
 to the next, clockwise.
 """
 
-import random as _random
 from dataclasses import dataclass, field
 
 
@@ -180,9 +179,9 @@ def random_strategy(rng):
     return lambda kind, options, me, table, round_no: rng.choice(options)
 
 
-def play_random(rules, rng=None):
+def play_random(config, rng):
     """Shuffle a deck and play one game with ``random`` in every seat (used by the benchmark)."""
-    rng = rng or _random.Random()
+    rules = Rules.from_setup(config.setup, config.players, config.variant)
     deck = list(rules.deck)
     rng.shuffle(deck)
     return play(rules, deck, [random_strategy(rng)] * rules.players)
