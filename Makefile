@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 
 run: install
 	$(VENV)/bin/playtest simulate forks --players 4 --games 1000000 --seed 1 --out runs/default --force
+	$(VENV)/bin/playtest report runs/default --out runs/default/report.html
 
 test: install
 	$(PY) -m pytest -q

@@ -24,5 +24,7 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    play_reference=reference.play,
+    bench_games=400_000,
     scenario=scenario,
 )

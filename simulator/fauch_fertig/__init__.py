@@ -22,4 +22,6 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    play_reference=reference.play,
+    bench_games=100_000,
 )

@@ -10,6 +10,7 @@ the deck is dealt from the top, three cards to the first player, then three
 to the next, clockwise.
 """
 
+import random
 from dataclasses import dataclass, field
 
 
@@ -179,8 +180,9 @@ def random_strategy(rng):
     return lambda kind, options, me, table, round_no: rng.choice(options)
 
 
-def play_random(config, rng):
+def play_random(config, seed):
     """Shuffle a deck and play one game with ``random`` in every seat (used by the benchmark)."""
+    rng = random.Random(seed)
     rules = Rules.from_setup(config.setup, config.players, config.variant)
     deck = list(rules.deck)
     rng.shuffle(deck)
