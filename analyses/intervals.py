@@ -1,7 +1,7 @@
 """Confidence intervals used throughout the analyses."""
 
 import numpy as np
-from scipy import stats
+from scipy.special import ndtri
 
 
 def wilson(successes, n, confidence=0.95):
@@ -12,7 +12,7 @@ def wilson(successes, n, confidence=0.95):
     """
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z = ndtri(0.5 + confidence / 2)
     p = np.divide(successes, n, out=np.zeros_like(successes), where=n > 0)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -22,6 +22,6 @@ def wilson(successes, n, confidence=0.95):
 
 def mean_interval(mean, std, n, confidence=0.95):
     """Normal-approximation interval for a mean; returns ``(low, high)``."""
-    z = stats.norm.ppf(0.5 + confidence / 2)
+    z = ndtri(0.5 + confidence / 2)
     half = z * np.asarray(std, dtype=float) / np.sqrt(np.asarray(n, dtype=float))
     return np.asarray(mean) - half, np.asarray(mean) + half

@@ -5,6 +5,7 @@
 >>> run.seats()            # polars DataFrame, one row per (game, seat)
 """
 
+import contextlib
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,10 +13,9 @@ from pathlib import Path
 import polars as pl
 
 import playtest
-from analyses.seats import max_half_width_of_counts
 from simulator import games as game_registry
 from simulator.core import output
-from simulator.core.batch import RunError, RunSpec, run_batch, trace_one
+from simulator.core.batch import LocalChunks, RunError, RunSpec, run_batch, trace_one
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
 
@@ -79,7 +79,8 @@ def provenance():
 
 def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
-             force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None):
+             force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
+             scheduler=None, workers=None):
     """Play ``games`` games and return the ``Run``.
 
     ``strategies`` is one name for every seat or one per seat in seat order;
@@ -88,13 +89,23 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     (None keeps the rows in memory). With ``until_ci`` the run stops after
     the first chunk at which every seat's 95% win-share interval has a
     half-width below ``until_ci`` (``games`` is then the ceiling).
+    ``backend="dask"`` plays the chunks on a Dask cluster: the scheduler at
+    ``scheduler`` ("tcp://host:port") or a local cluster of ``workers``
+    processes (see docs/cluster.md); the rows are the same as locally.
     """
+    if backend not in ("local", "dask"):
+        raise RunError(f"unknown backend {backend!r} (choose local or dask)")
+    if backend == "local" and (scheduler is not None or workers is not None):
+        raise RunError("--scheduler and --workers need --backend dask")
+    if backend == "dask" and until_ci is not None:
+        raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
-    run_chunk, _ = sset.kernels()
     stop = None
     if until_ci is not None:
+        from analyses.seats import max_half_width_of_counts
+
         totals = {}
 
         def stop(frame):
@@ -103,10 +114,17 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
                 totals[seat] = (w + wins, m + n)
             return max_half_width_of_counts(totals.values()) < until_ci
 
-    manifest, frame = run_batch(spec, run_chunk, out, threads=threads, force=force, resume=resume,
-                                manifest_extra={"title": spec.game.title, **provenance(),
-                                                **({"until_ci": until_ci} if until_ci else {})},
-                                on_progress=on_progress, stop=stop)
+    if backend == "dask":
+        from playtest.dask_backend import DaskChunks
+
+        source = DaskChunks(scheduler=scheduler, workers=workers, threads=threads)
+    else:
+        source = contextlib.nullcontext(LocalChunks(sset.kernels(), threads, suspects=[s.name for s in sset.extra]))
+    with source as chunks:
+        manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
+                                    manifest_extra={"title": spec.game.title, **provenance(),
+                                                    **({"until_ci": until_ci} if until_ci else {})},
+                                    on_progress=on_progress, stop=stop)
     return Run(Path(out) if out is not None else None, manifest, frame)
 
 

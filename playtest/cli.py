@@ -5,6 +5,7 @@ unreadable or unplayable setup table, an existing output directory) prints
 one line starting with ``error:`` and exits with code 2; nothing is written.
 """
 
+import importlib
 import json
 import signal
 import sys
@@ -21,7 +22,23 @@ USER_ERRORS = (SetupError, StrategyError, RunError, game_registry.UnknownGame)
 
 
 class PlaytestGroup(click.Group):
-    """Turns the known kinds of bad input into one clear line and exit code 2."""
+    """Turns the known kinds of bad input into one clear line and exit code 2.
+
+    The analysis and Unfair commands are imported only when used, so that
+    `playtest simulate` does not pay for matplotlib and the Unfair kernels.
+    """
+
+    lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
+            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair"}
+
+    def list_commands(self, ctx):
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx, name):
+        if name in self.lazy:
+            module, _, attr = self.lazy[name].partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx):
         try:
@@ -97,9 +114,14 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Start a local Dask cluster of this many worker processes (with --backend dask).")
 @click.option("--json", "as_json", is_flag=True, help="Print the seat table as JSON.")
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
-             chunk_size, threads, force, resume, until_ci, as_json):
+             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, as_json):
     """Play many games of GAME and print the seat table.
 
     Prints win share per seat with 95% Wilson intervals, mean score, and a
@@ -112,7 +134,8 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     with _progress(games) as advance:
         try:
             run = api.simulate(game, games=games, out=out, chunk_size=chunk_size, threads=threads, force=force,
-                               resume=resume, until_ci=until_ci, on_progress=advance, **args)
+                               resume=resume, until_ci=until_ci, on_progress=advance, backend=backend,
+                               scheduler=scheduler, workers=workers, **args)
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                        f"to finish" if out else "\ninterrupted", err=True)
@@ -253,13 +276,6 @@ class _progress:
 
     def __exit__(self, *exc):
         self.bar.__exit__(*exc)
-
-
-from playtest.cli_analysis import report, sweep, tournament  # noqa: E402
-from playtest.cli_unfair import unfair  # noqa: E402
-
-for command in (report, sweep, tournament, unfair):
-    cli.add_command(command)
 
 
 def main():
