@@ -7,7 +7,7 @@ import pytest
 from simulator.fool.reference import RefereeError, replay
 from .helpers import config, run_games, trace_one
 
-GAMES = 1000
+GAMES = 2000
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
