@@ -94,6 +94,77 @@ def play_chunk(spec, run_chunk, start, count):
     return frames[0] if len(frames) == 1 else pl.concat(frames).sort(["game", "rotation", "seat"])
 
 
+def play_chunk_checked(spec, kernels, start, count, suspects=()):
+    """``play_chunk``, with an exception raised inside a strategy turned into a ``StrategyFailure``.
+
+    ``kernels`` is ``(run_chunk, trace_game)``. The batch kernel cannot say
+    which game raised, so the chunk's games are replayed one by one with the
+    traced kernel (cheap next to the batch) up to the first one that raises.
+    A kernel reports no seat with an exception, so the message names the
+    strategies that can raise: the seated ones among ``suspects`` (the user
+    strategies), or every seated strategy when none of them is a suspect.
+    """
+    run_chunk, trace_game = kernels
+    try:
+        return play_chunk(spec, run_chunk, start, count)
+    except StrategyFailure:
+        raise
+    except Exception as exc:  # raised by strategy code inside the kernel
+        game_index, rotation = first_raising_game(spec, trace_game, start, count)
+        names = rotations(spec)[rotation or 0][1] if game_index is not None else spec.strategies
+        seated = list(dict.fromkeys(names))
+        blamed = [n for n in seated if n in suspects] or seated
+        who = (f"strategy {blamed[0]!r}" if len(blamed) == 1 else
+               "one of the strategies " + ", ".join(map(repr, blamed)))
+        where = (f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
+                 if game_index is not None else f"games {start} to {start + count - 1}")
+        raise StrategyFailure(f"{who} raised {type(exc).__name__}: {exc} in {where} of the run with seed "
+                              f"{spec.seed}") from None
+
+
+def first_raising_game(spec, trace_game, start, count):
+    """``(game index, rotation)`` of the first game of a chunk whose replay raises, or ``(None, None)``."""
+    for game_index in range(start, start + count):
+        for rotation, *_ in rotations(spec):
+            try:
+                trace_one(spec, trace_game, game_index, rotation)
+            except StrategyFailure:
+                continue
+            except Exception:
+                return game_index, rotation
+    return None, None
+
+
+def chunk_bounds(spec, chunk):
+    """``(start, count)`` of chunk number ``chunk``."""
+    start = chunk * spec.chunk_size
+    return start, min(spec.chunk_size, spec.games - start)
+
+
+class LocalChunks:
+    """Chunks played in this process, in order, by the compiled kernels on all threads.
+
+    The batch runner asks a chunk source for two things: ``check(spec)``
+    (compile or load the kernels and play game 0, before anything is
+    written; returns the manifest fields describing where the run is played)
+    and ``frames(spec, chunks)`` (yield ``(chunk, frame)`` for the given chunk
+    numbers, in any order). ``playtest.dask_backend.DaskChunks`` is the other
+    source.
+    """
+
+    def __init__(self, kernels, threads=None, suspects=()):
+        self.kernels, self.threads, self.suspects = kernels, threads, tuple(suspects)
+
+    def check(self, spec):
+        numba.set_num_threads(self.threads or numba.config.NUMBA_NUM_THREADS)
+        play_chunk_checked(spec, self.kernels, 0, 1, self.suspects)
+        return {"backend": "local", "threads": numba.get_num_threads()}
+
+    def frames(self, spec, chunks):
+        for chunk in chunks:
+            yield chunk, play_chunk_checked(spec, self.kernels, *chunk_bounds(spec, chunk), self.suspects)
+
+
 def prepare_directory(out, spec, force, resume):
     """Create (or reopen for ``resume``) a run directory; return the chunks already on disk."""
     out = Path(out)
@@ -105,10 +176,10 @@ def prepare_directory(out, spec, force, resume):
         mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
         if mismatched:
             raise RunError(f"cannot resume {out}: the run there differs in {', '.join(mismatched)}")
-        done = {c for c in range(spec.chunks) if output.chunk_path(out, c).exists()}
-        for stale in (out / output.SEATS_DIR).glob("*.tmp"):
-            stale.unlink()
-        return done
+        remove_temporaries(out)
+        return {c for c in range(spec.chunks) if output.chunk_path(out, c).exists()}
+    if out.exists() and not out.is_dir():
+        raise RunError(f"output directory {out} is a file, not a directory")
     if out.exists() and any(out.iterdir()):
         if not force:
             raise RunError(f"output directory {out} already exists; use --force to replace it "
@@ -123,18 +194,25 @@ def prepare_directory(out, spec, force, resume):
     return set()
 
 
-def run_batch(spec, run_chunk, out=None, *, threads=None, force=False, resume=False, manifest_extra=None,
-              on_progress=None, stop=None):
+def remove_temporaries(out):
+    """Delete half-written files (``*.tmp``) of a run directory."""
+    out = Path(out)
+    for stale in [*out.glob("*.tmp"), *(out / output.SEATS_DIR).glob("*.tmp")]:
+        stale.unlink(missing_ok=True)
+
+
+def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_extra=None, on_progress=None,
+              stop=None):
     """Play ``spec.games`` games chunk by chunk.
 
     Parameters
     ----------
     spec : RunSpec
-    run_chunk : the compiled batch kernel (from the game's StrategySet).
+    source : LocalChunks or another chunk source (e.g. ``playtest.dask_backend.DaskChunks``)
+        Computes the chunks' frames; this function owns the directory, the
+        manifest and resuming.
     out : path or None
         Run directory to write; None keeps the rows in memory.
-    threads : int, optional
-        Numba threads (default: all cores).
     force, resume : bool
         Replace an existing run directory / continue the run in it.
     manifest_extra : dict
@@ -142,36 +220,35 @@ def run_batch(spec, run_chunk, out=None, *, threads=None, force=False, resume=Fa
     on_progress : callable(games_done, games_total), optional
     stop : callable(frame) -> bool, optional
         Called after each chunk with its rows; True ends the run early
-        (e.g. when every seat interval is narrow enough).
+        (e.g. when every seat interval is narrow enough). Needs a source that
+        yields chunks in order.
 
     Returns
     -------
     (manifest, frame) where frame is the rows kept in memory (None when written to ``out``).
+
+    Any failure (or an interruption) removes the half-written file, keeps the
+    finished chunks and leaves the manifest saying ``complete: false``.
     """
-    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    # compile (or load) the kernel and try the first game before anything is written
-    play_chunk(spec, run_chunk, 0, 1)
+    where = source.check(spec)  # compile (or load) the kernels and try the first game before anything is written
     done = prepare_directory(out, spec, force, resume) if out is not None else set()
-    manifest = {**spec.identity(), **(manifest_extra or {}), "threads": numba.get_num_threads(),
+    manifest = {**spec.identity(), **(manifest_extra or {}), **where,
                 "chunks_total": spec.chunks, "chunks_done": len(done), "games_done": 0, "complete": False}
-    frames = []
+    frames = {}
     started = time.perf_counter()
     played = 0
-    games_done = sum(min(spec.chunk_size, spec.games - c * spec.chunk_size) for c in done)
+    games_done = sum(chunk_bounds(spec, c)[1] for c in done)
     try:
-        for chunk in range(spec.chunks):
-            start = chunk * spec.chunk_size
-            count = min(spec.chunk_size, spec.games - start)
-            if chunk in done:
-                continue
-            frame = play_chunk(spec, run_chunk, start, count)
+        for chunk, frame in source.frames(spec, [c for c in range(spec.chunks) if c not in done]):
+            count = chunk_bounds(spec, chunk)[1]
+            if out is None:
+                frames[chunk] = frame
+            else:
+                write_chunk(out, chunk, frame)
+                done.add(chunk)
             played += count
             games_done += count
-            if out is None:
-                frames.append(frame)
-            else:
-                output.write_chunk(out, chunk, frame)
-                done.add(chunk)
+            if out is not None:
                 manifest.update(chunks_done=len(done), games_done=games_done)
                 output.write_manifest(out, manifest)
             if on_progress:
@@ -185,8 +262,31 @@ def run_batch(spec, run_chunk, out=None, *, threads=None, force=False, resume=Fa
         manifest.update(games_done=games_done, chunks_done=len(done), wall_seconds=round(wall, 3),
                         games_per_second=round(played / wall, 1) if wall > 0 else None)
         if out is not None and Path(out).exists():
-            output.write_manifest(out, manifest)
-    return manifest, (pl.concat(frames) if frames else None)
+            finish_manifest(out, manifest)
+    return manifest, (pl.concat([frames[c] for c in sorted(frames)]) if frames else None)
+
+
+def write_chunk(out, chunk, frame):
+    """Write one chunk atomically; on failure remove the half-written file and say which directory failed."""
+    try:
+        output.write_chunk(out, chunk, frame)
+    except BaseException as exc:
+        remove_temporaries(out)
+        if isinstance(exc, OSError):
+            raise RunError(f"cannot write chunk {chunk} to {Path(out) / output.SEATS_DIR}: "
+                           f"{exc.strerror or exc}; the finished chunks are kept, free space and rerun with "
+                           f"--resume") from None
+        raise
+
+
+def finish_manifest(out, manifest):
+    """Write the final manifest; when even that fails (disk full) the previous one, incomplete, stays."""
+    try:
+        output.write_manifest(out, manifest)
+    except OSError:
+        remove_temporaries(out)
+        if manifest["complete"]:
+            raise RunError(f"cannot write the manifest of {out}: the run finished but is not marked complete")
 
 
 def trace_one(spec, trace_game, game_index, rotation=None):

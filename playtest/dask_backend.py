@@ -1,0 +1,167 @@
+"""Playing a run's chunks on Dask distributed workers (``playtest simulate --backend dask``).
+
+The batch runner (``simulator.core.batch.run_batch``) still owns the run
+directory, the manifest and resuming; this module only computes chunk
+frames. Each chunk is one task: the run's description (a plain dict, see
+``describe``) and a chunk number in, the chunk's seat frame out. Game ``i``
+always uses the random streams of ``(seed, i)``, so a chunk's rows do not
+depend on which worker plays it, and a chunk lost with a dying worker is
+simply played again by Dask.
+
+A worker process rebuilds the run (setup, strategies, compiled kernels) once
+per run and keeps it in a module-level cache, so the kernels are compiled (or
+loaded from numba's disk cache) once per process, not once per task. User
+strategy files travel as text inside the description: the workers need no
+shared filesystem.
+"""
+
+import hashlib
+import json
+import tempfile
+import threading
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import playtest
+from simulator import games as game_registry
+from simulator.core.batch import RunError, RunSpec, chunk_bounds, play_chunk_checked
+from strategies.games import strategy_set
+
+# run key -> (spec, kernels, user strategy names); one entry per run a worker process has played
+_RUNS = {}
+# numba's parallel loops must not be entered by two threads of one process at once
+_KERNEL_LOCK = threading.Lock()
+
+
+def describe(spec):
+    """The picklable description of a run that a worker needs to play its chunks."""
+    return {
+        "version": playtest.__version__, "engine_version": spec.game.engine_version,
+        "game": spec.game.name, "players": spec.config.players, "variant": spec.config.variant,
+        "setup": spec.config.setup, "strategies": list(spec.strategies), "params": spec.params.tolist(),
+        "strategy_files": [(Path(f).name, Path(f).read_text()) for f in spec.strategy_files],
+        "seed": spec.seed, "games": spec.games, "chunk_size": spec.chunk_size,
+        "rotate_seats": spec.rotate_seats,
+    }
+
+
+def run_key(job):
+    """A digest of a run description (the cache key on the workers)."""
+    return hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+
+
+def prepared(job):
+    """``(spec, kernels, user strategy names)`` of a run in this process, built on first use."""
+    key = run_key(job)
+    if key not in _RUNS:
+        if job["version"] != playtest.__version__:
+            raise RunError(f"a Dask worker runs playtest {playtest.__version__}, the client "
+                           f"{job['version']}: install the same version everywhere")
+        g = game_registry.get(job["game"])
+        if job["engine_version"] != g.engine_version:
+            raise RunError(f"a Dask worker has {g.name} engine {g.engine_version}, the client "
+                           f"{job['engine_version']}: install the same playtest everywhere")
+        config = g.configure(job["players"], job["variant"], job["setup"])
+        sset = strategy_set(job["game"])
+        folder = Path(tempfile.mkdtemp(prefix="playtest-strategies-"))
+        for i, (name, text) in enumerate(job["strategy_files"]):
+            path = folder / str(i) / name  # keep the file name: it is the strategy's default NAME
+            path.parent.mkdir()
+            path.write_text(text)
+            sset.add_file(path)
+        sids = [sset.get(name)[0] for name in job["strategies"]]
+        spec = RunSpec(g, config, list(job["strategies"]), np.array(sids, dtype=np.int64),
+                       np.array(job["params"], dtype=np.float64), job["seed"], job["games"], job["chunk_size"],
+                       job["rotate_seats"])
+        _RUNS[key] = (spec, sset.kernels(), [s.name for s in sset.extra])
+    return _RUNS[key]
+
+
+def play_task(job, chunk, threads=None):
+    """The Dask task: the seat frame of chunk number ``chunk`` (``None``: game 0 alone, the start check)."""
+    spec, kernels, suspects = prepared(job)
+    start, count = (0, 1) if chunk is None else chunk_bounds(spec, chunk)
+    with _KERNEL_LOCK:
+        numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+        return play_chunk_checked(spec, kernels, start, count, suspects)
+
+
+class DaskChunks:
+    """A chunk source for ``run_batch`` that plays chunks on a Dask cluster, as many at once as it has workers.
+
+    Give ``scheduler`` (``tcp://host:port`` of a running ``dask scheduler``)
+    or ``workers`` (start a local cluster of that many worker processes).
+    ``threads`` caps numba threads per task. Frames come back in completion
+    order; at most ``2 x workers`` chunks are in flight so memory stays flat.
+    Use it as a context manager: leaving it closes the client (and the local
+    cluster).
+    """
+
+    def __init__(self, scheduler=None, workers=None, threads=None):
+        from dask.distributed import Client, LocalCluster
+
+        if (scheduler is None) == (workers is None):
+            raise RunError("the dask backend needs either --scheduler tcp://HOST:PORT or --workers N")
+        self.threads, self.cluster = threads, None
+        try:
+            if scheduler is not None:
+                self.client = Client(scheduler, timeout="20s")
+            else:
+                per_worker = max(1, (numba.config.NUMBA_NUM_THREADS + workers - 1) // workers)
+                self.threads = threads or per_worker
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=":0")
+                self.client = Client(self.cluster)
+        except (OSError, TimeoutError) as exc:
+            if self.cluster is not None:
+                self.cluster.close()
+            raise RunError(f"cannot reach the Dask scheduler {scheduler or 'of the local cluster'}: {exc}") from None
+        self.job = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def check(self, spec):
+        """Play game 0 on a worker (it compiles the kernels there) before anything is written."""
+        self.job = describe(spec)
+        self.client.submit(play_task, self.job, None, self.threads, pure=False).result()
+        return {"backend": "dask", "scheduler": self.client.scheduler.address,
+                "dask_workers": len(self.client.scheduler_info()["workers"]), "threads": self.threads}
+
+    def frames(self, spec, chunks):
+        """Yield ``(chunk, frame)`` as tasks complete; pending tasks are cancelled if the caller stops."""
+        from dask.distributed import as_completed
+
+        todo = iter(chunks)
+        window = 2 * max(1, len(self.client.scheduler_info()["workers"]))
+        inflight = {}  # future -> chunk
+
+        def submit():
+            chunk = next(todo, None)
+            if chunk is None:
+                return []
+            future = self.client.submit(play_task, self.job, chunk, self.threads, pure=False)
+            inflight[future] = chunk
+            return [future]
+
+        pending = as_completed([f for _ in range(window) for f in submit()])
+        try:
+            for future in pending:
+                frame = future.result()
+                chunk = inflight.pop(future)
+                future.release()
+                for nxt in submit():
+                    pending.add(nxt)
+                yield chunk, frame
+        finally:
+            self.client.cancel(list(inflight))
