@@ -110,7 +110,7 @@ def play_chunk_checked(spec, kernels, start, count, suspects=()):
     except StrategyFailure:
         raise
     except Exception as exc:  # raised by strategy code inside the kernel
-        game_index, rotation = first_raising_game(spec, trace_game, start, count)
+        game_index, rotation, error = first_raising_game(spec, trace_game, start, count)
         names = rotations(spec)[rotation or 0][1] if game_index is not None else spec.strategies
         seated = list(dict.fromkeys(names))
         blamed = [n for n in seated if n in suspects] or seated
@@ -118,21 +118,25 @@ def play_chunk_checked(spec, kernels, start, count, suspects=()):
                "one of the strategies " + ", ".join(map(repr, blamed)))
         where = (f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
                  if game_index is not None else f"games {start} to {start + count - 1}")
-        raise StrategyFailure(f"{who} raised {type(exc).__name__}: {exc} in {where} of the run with seed "
+        error = error or exc
+        raise StrategyFailure(f"{who} raised {type(error).__name__}: {error} in {where} of the run with seed "
                               f"{spec.seed}") from None
 
 
 def first_raising_game(spec, trace_game, start, count):
-    """``(game index, rotation)`` of the first game of a chunk whose replay raises, or ``(None, None)``."""
+    """``(game index, rotation, exception)`` of the first game of a chunk whose replay raises.
+
+    ``(None, None, None)`` when every game replays without an exception.
+    """
     for game_index in range(start, start + count):
         for rotation, *_ in rotations(spec):
             try:
                 trace_one(spec, trace_game, game_index, rotation)
             except StrategyFailure:
                 continue
-            except Exception:
-                return game_index, rotation
-    return None, None
+            except Exception as exc:
+                return game_index, rotation, exc
+    return None, None, None
 
 
 def chunk_bounds(spec, chunk):

@@ -1,0 +1,118 @@
+"""Faults during a run: strategies that raise or cheat, bad setup types, unwritable or full output.
+
+Each fault stops the run with one clear line; the chunks finished before it
+stay on disk, no half-written file is left and the manifest says the run is
+incomplete (so ``--resume`` can continue it).
+"""
+
+import errno
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from playtest import api
+from playtest.cli import cli
+from simulator.core.batch import LocalChunks, RunError, StrategyFailure, run_batch, trace_one
+
+# PARAMS[0] = 0: raise in a rare situation; 1: return an illegal index in that situation.
+FAULTY = '''
+def decide(kind, opt_dest, opt_value, n_options, obs, params, rng):
+    if n_options > 0 and opt_value[0] >= 10 and obs[0] >= 20:
+        if params[0] == 0:
+            raise ValueError("no card to play")
+        return n_options
+    return 0
+'''
+LINEUP = ["faulty", "random", "random", "random"]
+FIRST_FAULTY_GAME = 4  # with seed 5: games 0-3 never meet the situation
+
+
+@pytest.fixture
+def faulty(tmp_path):
+    path = tmp_path / "faulty.py"
+    path.write_text("PARAMS = [0.0]\n" + FAULTY)
+    return path
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def assert_interrupted_run(out, chunks_kept):
+    """Only whole chunks ``0..chunks_kept-1`` on disk, all readable, no temp file, manifest incomplete."""
+    parts = sorted(p.name for p in (out / "seats").iterdir())
+    assert parts == [f"part-{c:06d}.parquet" for c in range(chunks_kept)]
+    assert not list(out.glob("*.tmp"))
+    for part in parts:
+        pl.read_parquet(out / "seats" / part)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is False and manifest["chunks_done"] == chunks_kept
+
+
+def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks(tmp_path, faulty):
+    spec, sset = api.prepare("forks", seed=5, games=40, chunk_size=2, strategies=LINEUP, strategy_files=[faulty])
+    kernels = sset.kernels()
+    out = tmp_path / "run"
+    with pytest.raises(StrategyFailure) as failure:
+        run_batch(spec, LocalChunks(kernels, suspects=["faulty"]), out)
+    assert str(failure.value) == (f"strategy 'faulty' raised ValueError: no card to play in game "
+                                  f"{FIRST_FAULTY_GAME} of the run with seed 5")
+    # the named game is the first that raises when played alone
+    for game in range(FIRST_FAULTY_GAME):
+        trace_one(spec, kernels[1], game)
+    with pytest.raises(ValueError, match="no card to play"):
+        trace_one(spec, kernels[1], FIRST_FAULTY_GAME)
+    assert_interrupted_run(out, chunks_kept=FIRST_FAULTY_GAME // 2)
+
+
+def test_illegal_index_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path, faulty):
+    out = tmp_path / "run"
+    result = invoke("simulate", "forks", "--games", 40, "--chunk-size", 2, "--seed", 5, "--strategy-file", faulty,
+                    *[a for name in LINEUP for a in ("--strategy", name)], "--param", "faulty=1", "--out", out)
+    assert result.exit_code == 2
+    assert result.output == (f"error: strategy 'faulty' (seat 0) made an illegal choice in game "
+                             f"{FIRST_FAULTY_GAME} of the run with seed 5\n")
+    assert_interrupted_run(out, chunks_kept=FIRST_FAULTY_GAME // 2)
+
+
+def test_setup_with_wrong_types_is_one_line_and_writes_nothing(tmp_path):
+    table = tmp_path / "t.toml"
+    table.write_text("[deck]\nvalues = [3, 4, 'five', 6]\n")
+    result = invoke("simulate", "forks", "--setup", table, "--out", tmp_path / "run")
+    assert result.exit_code == 2
+    assert result.output == "error: setup table: deck.values[2]: must be a whole number, got 'five'\n"
+    assert not (tmp_path / "run").exists()
+
+
+def test_output_inside_a_regular_file_is_refused_cleanly(tmp_path):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("not a directory\n")
+    result = invoke("simulate", "forks", "--games", 100, "--out", blocker / "run")
+    assert result.exit_code == 2
+    assert result.output == f"error: cannot create output directory {blocker / 'run'}: Not a directory\n"
+    assert blocker.read_text() == "not a directory\n"
+    with pytest.raises(RunError, match="is a file, not a directory"):
+        api.simulate("forks", games=10, out=blocker)
+
+
+def test_full_disk_names_the_directory_removes_the_temp_file_and_keeps_finished_chunks(tmp_path, monkeypatch):
+    real_write = pl.DataFrame.write_parquet
+    calls = []
+
+    def write_until_the_disk_fills(frame, path, **options):
+        calls.append(path)
+        if len(calls) == 2:
+            with open(path, "wb") as half:
+                half.write(b"PAR1 half a chunk")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(frame, path, **options)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", write_until_the_disk_fills)
+    out = tmp_path / "run"
+    with pytest.raises(RunError) as failure:
+        api.simulate("forks", games=3000, chunk_size=1000, seed=1, out=out)
+    assert str(failure.value).startswith(f"cannot write chunk 1 to {out / 'seats'}: No space left on device")
+    assert str(calls[1]).endswith(".tmp") and not calls[1].exists()
+    assert_interrupted_run(out, chunks_kept=1)
