@@ -36,6 +36,7 @@ from simulator.fair_enough.layout import (COLLECT, G_RESHUFFLES, G_ROUNDS, G_ZER
                                           SECURE, SOLD_OUT, STANDING_SCALE, T_PLACE, T_SECURE, T_SHUFFLE, T_TAKE,
                                           TARGET)
 
+ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
 BLOCK = 256  # games per scratch allocation in run_chunk
 
 ST_DECK_POS, ST_DECK_N, ST_DISC_N, ST_ROW_N, ST_T, ST_RECORD = range(6)

@@ -39,6 +39,7 @@ from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, ACTION, BLACK, C_BO
                                            R_MAX_ROUNDS, R_NEIGHBOUR_EGGS, R_PLAYERS, R_START_COINS, R_SUPPLY,
                                            R_TAKE)
 
+ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns", "finished")
 GAME_COLUMNS = ("rounds",)
 BLOCK = 256  # games per scratch allocation in run_chunk
