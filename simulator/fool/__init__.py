@@ -22,4 +22,6 @@ GAME = Game(
     narrate=narrate,
     reference=reference.replay,
     scenario=scenario,
+    play_reference=reference.play_random,
+    bench_games=400_000,
 )

@@ -315,10 +315,10 @@ def shuffled_deals(rules, seed):
     return hands_for
 
 
-def play(config, strategies, seed, log=False):
-    """Play a whole game from a compiled setup with one Python strategy per seat; return the Result."""
+def play_random(config, seed):
+    """Play one whole game with a random legal card in every seat (the benchmark's reference game)."""
     rules = Rules.from_setup(config.setup, config.players)
-    return play_game(rules, shuffled_deals(rules, seed), lambda view: strategies[view.seat](view), log=log)
+    return play_game(rules, shuffled_deals(rules, 2 * seed), random_player(2 * seed + 1))
 
 
 def replay(config, trace, log=False, names=None):

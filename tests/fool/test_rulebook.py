@@ -3,8 +3,8 @@
 import pytest
 
 from simulator.core.setup import read_toml
-from simulator.fool.setup import SETUP_PATH as GAME_SETUP_PATH
-from simulator.fool.reference import Deal, RefereeError, Rules, Trick, next_start
+from simulator.fool.reference import Deal, RefereeError, Rules, Trick, next_start, play_random
+from simulator.fool.setup import SETUP_PATH, compile_setup
 
 from .helpers import card
 
@@ -13,7 +13,7 @@ NAMES = ["Anne", "Paul", "Rachel", "Camille"]
 
 
 def rules(players=4):
-    return Rules.from_setup(read_toml(GAME_SETUP_PATH), players)
+    return Rules.from_setup(read_toml(SETUP_PATH), players)
 
 
 def play_scripted(hands, leader, passing, cards, players=4):
@@ -119,3 +119,13 @@ def test_next_start_ties_go_clockwise_from_the_previous_start_counting_it_first(
     assert next_start([-5, -9, 0, -9], 2) == 3
     assert next_start([-9, 10, 0, -9], 2) == 3
     assert next_start([-9, 10, 0, 10], 2) == 0
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+def test_the_reference_engine_plays_whole_games_on_its_own(players):
+    cfg = compile_setup(read_toml(SETUP_PATH), players, "standard")
+    for seed in range(10):
+        result = play_random(cfg, seed)
+        assert min(result.totals) <= -80 or sum(result.tallies) >= 6
+        assert sum(result.tricks) == result.trick_count
+        assert [sum(d[s] for d in result.deal_scores) for s in range(players)] == result.totals
