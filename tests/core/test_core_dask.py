@@ -1,0 +1,80 @@
+"""The Dask backend on a real LocalCluster (2 worker processes on loopback) against the local backend.
+
+Same seed, same rows: whichever worker plays a chunk, in whatever order the
+chunks finish, and even when a worker is killed mid-run.
+"""
+
+import json
+import logging
+import os
+import signal
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from dask.distributed import Client, LocalCluster
+
+from playtest import api, dask_backend
+from playtest.cli import cli
+
+EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "contrarian.py"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=":0", silence_logs=logging.ERROR) as c, Client(c) as client:
+        yield c, client
+
+
+def test_dask_rows_equal_local_rows_and_workers_keep_the_built_run(tmp_path, cluster):
+    c, client = cluster
+    options = dict(players=3, games=12_000, seed=21, strategies=["greedy", "leader", "random"], rotate_seats=True,
+                   chunk_size=1000)
+    local = api.simulate("forks", **options).seats()
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["simulate", "forks", "--players", "3", "--games", "12000", "--seed", "21",
+                                      "--strategy", "greedy", "--strategy", "leader", "--strategy", "random",
+                                      "--rotate-seats", "--chunk-size", "1000", "--out", str(out),
+                                      "--backend", "dask", "--scheduler", c.scheduler_address])
+    assert result.exit_code == 0, result.output
+    assert pl.read_parquet(out / "seats" / "*.parquet").equals(local)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["backend"] == "dask" and manifest["dask_workers"] == 2
+    # the tasks (12 chunks and the start check) took the run from their process's cache
+    spec, _ = api.prepare("forks", **options)
+    key = dask_backend.run_key(dask_backend.describe(spec))
+    cached = client.run(lambda: list(dask_backend._RUNS))
+    assert all(keys == [key] for keys in cached.values()), cached
+
+
+def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(cluster):
+    c, client = cluster
+    options = dict(players=4, games=24_000, seed=8, chunk_size=1000, strategy_files=[EXAMPLE],
+                   strategies=["contrarian", "random", "greedy", "random"])
+    local = api.simulate("forks", **options).seats()
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_one_worker(done, total):
+        if not killed:
+            killed.append(next(iter(pids.values())))
+            os.kill(killed[0], signal.SIGKILL)
+
+    run = api.simulate("forks", backend="dask", scheduler=c.scheduler_address, on_progress=kill_one_worker,
+                       **options)
+    assert killed and killed[0] not in client.run(os.getpid).values()
+    # the scheduler took back the chunk tasks the dead worker was playing and had them played again
+    lost = client.run_on_scheduler(lambda dask_scheduler: [
+        t for t in dask_scheduler.transition_log if "play_task" in str(t[0]) and t[1:3] == ("processing", "released")])
+    assert lost
+    assert run.seats().equals(local)
+
+
+def test_backend_options_are_checked():
+    result = CliRunner().invoke(cli, ["simulate", "forks", "--scheduler", "tcp://127.0.0.1:8786"])
+    assert result.exit_code == 2 and result.output == "error: --scheduler and --workers need --backend dask\n"
+    result = CliRunner().invoke(cli, ["simulate", "forks", "--backend", "dask"])
+    assert result.exit_code == 2
+    assert result.output == "error: the dask backend needs either --scheduler tcp://HOST:PORT or --workers N\n"
