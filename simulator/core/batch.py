@@ -5,6 +5,11 @@ rows do not depend on the thread count or the chunk size. Chunks are written
 as they finish (constant memory), each file atomically; the manifest records
 how many chunks are on disk, so an interrupted run can be resumed and ends
 row for row identical to an uninterrupted one.
+
+How a chunk's rows are computed is up to a chunk source: ``LocalChunks``
+plays them here, in order; ``playtest.dask_backend.DaskChunks`` on Dask
+workers, in any order. ``run_batch`` alone owns the directory, the manifest
+and resuming.
 """
 
 import shutil
@@ -99,7 +104,8 @@ def play_chunk_checked(spec, kernels, start, count, suspects=()):
 
     ``kernels`` is ``(run_chunk, trace_game)``. The batch kernel cannot say
     which game raised, so the chunk's games are replayed one by one with the
-    traced kernel (cheap next to the batch) up to the first one that raises.
+    traced kernel (cheap next to the batch) up to the first one that raises;
+    when none does, the original exception goes on unchanged.
     A kernel reports no seat with an exception, so the message names the
     strategies that can raise: the seated ones among ``suspects`` (the user
     strategies), or every seated strategy when none of them is a suspect.
@@ -109,16 +115,15 @@ def play_chunk_checked(spec, kernels, start, count, suspects=()):
         return play_chunk(spec, run_chunk, start, count)
     except StrategyFailure:
         raise
-    except Exception as exc:  # raised by strategy code inside the kernel
+    except Exception:  # raised by strategy code inside the kernel, or not a game's fault at all
         game_index, rotation, error = first_raising_game(spec, trace_game, start, count)
-        names = rotations(spec)[rotation or 0][1] if game_index is not None else spec.strategies
-        seated = list(dict.fromkeys(names))
+        if error is None:
+            raise
+        seated = list(dict.fromkeys(rotations(spec)[rotation or 0][1]))
         blamed = [n for n in seated if n in suspects] or seated
         who = (f"strategy {blamed[0]!r}" if len(blamed) == 1 else
                "one of the strategies " + ", ".join(map(repr, blamed)))
-        where = (f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
-                 if game_index is not None else f"games {start} to {start + count - 1}")
-        error = error or exc
+        where = f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
         raise StrategyFailure(f"{who} raised {type(error).__name__}: {error} in {where} of the run with seed "
                               f"{spec.seed}") from None
 
