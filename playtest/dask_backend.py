@@ -17,6 +17,7 @@ shared filesystem.
 
 import hashlib
 import json
+import logging
 import tempfile
 import threading
 from pathlib import Path
@@ -112,7 +113,8 @@ class DaskChunks:
                 per_worker = max(1, (numba.config.NUMBA_NUM_THREADS + workers - 1) // workers)
                 self.threads = threads or per_worker
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address=":0")
+                                            host="127.0.0.1", dashboard_address=":0",
+                                            silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             if self.cluster is not None:
