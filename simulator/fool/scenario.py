@@ -124,7 +124,8 @@ def scenario(table, strategies=None):
     strategy_choose, strategy_names = _chooser(table, rules, strategies)
 
     deal = Deal(rules, hands, leader, passing=passing, totals=table.get("totals"), names=names)
-    lines = [table.get("title", "Fool! scenario") + f" ({players} players, {rules.discs} disc(s))",
+    discs = f"{rules.discs} Fool! disc{'s' if rules.discs > 1 else ''}"
+    lines = [table.get("title", "Fool! scenario") + f" ({players} players, {discs})",
              "players: " + ", ".join(f"{n} ({s})" for n, s in zip(names, strategy_names))]
     for seat in range(players):
         lines.append(f"{names[seat]}: " + ", ".join(map(str, hands[seat])))

@@ -19,7 +19,7 @@ from simulator.fool.observe import numba_player
 from simulator.fool.reference import Rules, play_game
 from strategies.registry import make_dispatch
 
-from .helpers import config, trace_one
+from .helpers import config, run_games, trace_one
 
 
 @nb.njit
@@ -57,10 +57,15 @@ def probe(opt_colour, opt_value, n, obs, params, rng):
     return 0
 
 
+@nb.njit
+def out_of_range(opt_colour, opt_value, n, obs, params, rng):
+    return n
+
+
 @pytest.fixture(scope="module")
-def probe_trace():
-    _, trace = bind_engine(engine, make_dispatch([probe]), cache=False)
-    return trace
+def probe_kernels():
+    """Kernels where strategy 0 is the probe and strategy 1 answers with an option that does not exist."""
+    return bind_engine(engine, make_dispatch([probe, out_of_range]), cache=False)
 
 
 def deals_of(trace, players, hand):
@@ -77,7 +82,8 @@ def deals_of(trace, players, hand):
 
 
 @pytest.mark.parametrize("players", [4, 7])
-def test_the_reference_sees_what_the_kernel_shows(players, probe_trace):
+def test_the_reference_sees_what_the_kernel_shows(players, probe_kernels):
+    _, probe_trace = probe_kernels
     cfg = config(players)
     rules = Rules.from_setup(cfg.setup, players)
     sids = np.zeros(players, np.int64)
@@ -96,3 +102,16 @@ def test_the_reference_sees_what_the_kernel_shows(players, probe_trace):
         result = play_game(rules, lambda d, start: [[rules.card(c) for c in h] for h in deals[d][0]], choose)
         assert played == [c for _, plays in deals for c in plays]
         assert result.totals == list(scores)
+
+
+def test_an_illegal_choice_is_reported_with_its_seat(probe_kernels):
+    run_chunk, trace_game = probe_kernels
+    cfg = config(4)
+    sids = np.array([0, 0, 1, 0], np.int64)
+    params = np.zeros((4, 1))
+    scores, standing = np.empty(4, np.int32), np.empty(4, np.int64)
+    n = trace_game(cfg.arrays, sids, params, 1, 0, scores, standing, np.zeros((4, 3), np.int32),
+                   np.zeros(2, np.int32), np.zeros(cfg.trace_len, np.int64))
+    assert n == -3
+    *_, status = run_games(run_chunk, cfg, sids, params, 1, 0, 50)
+    assert (status == 3).all()
