@@ -21,7 +21,10 @@ A scenario file (TOML) fixes the table at some moment of a deal::
 
 A trick's script may stop early; the remaining cards of that trick, and all
 later tricks, are played by the named strategies. The rules are those of the
-reference engine, so a scripted card the rules forbid is refused.
+reference engine, so a scripted card the rules forbid is refused. Hands need
+not hold the whole deck: the cards in no hand count, for the strategies, as
+cards they have not seen (as if played in tricks before the scenario starts
+that they do not remember).
 """
 
 from simulator.core.setup import SetupError, merge, read_toml
