@@ -114,9 +114,9 @@ class DaskChunks:
                 self.threads = threads or per_worker
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address=":0",
-                                            silence_logs=logging.ERROR)
+                                            silence_logs=logging.CRITICAL)  # failures reach the client
                 self.client = Client(self.cluster)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             if self.cluster is not None:
                 self.cluster.close()
             raise RunError(f"cannot reach the Dask scheduler {scheduler or 'of the local cluster'}: {exc}") from None
@@ -134,14 +134,24 @@ class DaskChunks:
             self.cluster.close()
 
     def check(self, spec):
-        """Play game 0 on a worker (it compiles the kernels there) before anything is written."""
+        """Wait for a worker and play game 0 there (it builds the run) before anything is written."""
         self.job = describe(spec)
+        try:
+            self.client.wait_for_workers(1, timeout=60)
+        except TimeoutError:
+            raise RunError(f"no Dask worker joined the scheduler {self.client.scheduler.address} within a minute; "
+                           f"start some with `dask worker {self.client.scheduler.address}`") from None
         self.client.submit(play_task, self.job, None, self.threads, pure=False).result()
         return {"backend": "dask", "scheduler": self.client.scheduler.address,
                 "dask_workers": len(self.client.scheduler_info()["workers"]), "threads": self.threads}
 
     def frames(self, spec, chunks):
-        """Yield ``(chunk, frame)`` as tasks complete; pending tasks are cancelled if the caller stops."""
+        """Yield ``(chunk, frame)`` as tasks complete; pending tasks are cancelled if the caller stops.
+
+        When a chunk fails, no new chunk is started, the chunks in flight are
+        still yielded (finished chunks are kept), and then the failure of the
+        lowest failed chunk is raised.
+        """
         from dask.distributed import as_completed
 
         todo = iter(chunks)
@@ -157,13 +167,22 @@ class DaskChunks:
             return [future]
 
         pending = as_completed([f for _ in range(window) for f in submit()])
+        failed = {}  # chunk -> exception
         try:
             for future in pending:
-                frame = future.result()
                 chunk = inflight.pop(future)
+                if future.status == "error":
+                    failed[chunk] = future.exception()
+                    continue
+                frame = future.result()
                 future.release()
-                for nxt in submit():
-                    pending.add(nxt)
+                if not failed:
+                    for nxt in submit():
+                        pending.add(nxt)
                 yield chunk, frame
         finally:
             self.client.cancel(list(inflight))
+        if failed:
+            # chunks are submitted in order, so every chunk before the first failed one was played:
+            # the error is the one the local backend reports
+            raise failed[min(failed)]

@@ -17,8 +17,10 @@ from dask.distributed import Client, LocalCluster
 
 from playtest import api, dask_backend
 from playtest.cli import cli
+from simulator.core.batch import StrategyFailure
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "contrarian.py"
+FAULTY = Path(__file__).with_name("faulty_strategy.py")  # raises first in game 4 of seed 5
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,22 @@ def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(cluste
         t for t in dask_scheduler.transition_log if "play_task" in str(t[0]) and t[1:3] == ("processing", "released")])
     assert lost
     assert run.seats().equals(local)
+
+
+def test_strategy_failing_on_a_worker_is_reported_as_locally_and_finished_chunks_are_kept(tmp_path, cluster):
+    c, _ = cluster
+    out = tmp_path / "run"
+    with pytest.raises(StrategyFailure) as failure:
+        api.simulate("forks", seed=5, games=40, chunk_size=2, strategy_files=[FAULTY],
+                     strategies=["faulty", "random", "random", "random"], out=out, backend="dask",
+                     scheduler=c.scheduler_address)
+    assert str(failure.value) == ("strategy 'faulty' raised ValueError: no card to play in game 4 of the run "
+                                  "with seed 5")
+    parts = sorted(p.name for p in (out / "seats").iterdir())
+    assert parts[:2] == ["part-000000.parquet", "part-000001.parquet"] and "part-000002.parquet" not in parts
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is False and manifest["chunks_done"] == len(parts)
+    assert all(pl.read_parquet(out / "seats" / p).height == 8 for p in parts)
 
 
 def test_backend_options_are_checked():

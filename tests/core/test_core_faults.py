@@ -7,6 +7,7 @@ incomplete (so ``--resume`` can continue it).
 
 import errno
 import json
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -16,24 +17,9 @@ from playtest import api
 from playtest.cli import cli
 from simulator.core.batch import LocalChunks, RunError, StrategyFailure, run_batch, trace_one
 
-# PARAMS[0] = 0: raise in a rare situation; 1: return an illegal index in that situation.
-FAULTY = '''
-def decide(kind, opt_dest, opt_value, n_options, obs, params, rng):
-    if n_options > 0 and opt_value[0] >= 10 and obs[0] >= 20:
-        if params[0] == 0:
-            raise ValueError("no card to play")
-        return n_options
-    return 0
-'''
+FAULTY = Path(__file__).with_name("faulty_strategy.py")
 LINEUP = ["faulty", "random", "random", "random"]
 FIRST_FAULTY_GAME = 4  # with seed 5: games 0-3 never meet the situation
-
-
-@pytest.fixture
-def faulty(tmp_path):
-    path = tmp_path / "faulty.py"
-    path.write_text("PARAMS = [0.0]\n" + FAULTY)
-    return path
 
 
 def invoke(*args):
@@ -51,8 +37,8 @@ def assert_interrupted_run(out, chunks_kept):
     assert manifest["complete"] is False and manifest["chunks_done"] == chunks_kept
 
 
-def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks(tmp_path, faulty):
-    spec, sset = api.prepare("forks", seed=5, games=40, chunk_size=2, strategies=LINEUP, strategy_files=[faulty])
+def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks(tmp_path):
+    spec, sset = api.prepare("forks", seed=5, games=40, chunk_size=2, strategies=LINEUP, strategy_files=[FAULTY])
     kernels = sset.kernels()
     out = tmp_path / "run"
     with pytest.raises(StrategyFailure) as failure:
@@ -67,9 +53,9 @@ def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks
     assert_interrupted_run(out, chunks_kept=FIRST_FAULTY_GAME // 2)
 
 
-def test_illegal_index_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path, faulty):
+def test_illegal_index_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path):
     out = tmp_path / "run"
-    result = invoke("simulate", "forks", "--games", 40, "--chunk-size", 2, "--seed", 5, "--strategy-file", faulty,
+    result = invoke("simulate", "forks", "--games", 40, "--chunk-size", 2, "--seed", 5, "--strategy-file", FAULTY,
                     *[a for name in LINEUP for a in ("--strategy", name)], "--param", "faulty=1", "--out", out)
     assert result.exit_code == 2
     assert result.output == (f"error: strategy 'faulty' (seat 0) made an illegal choice in game "
