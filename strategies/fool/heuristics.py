@@ -169,10 +169,10 @@ def wild_saver(opt_colour, opt_value, n, obs, params, rng):
 def cautious(opt_colour, opt_value, n, obs, params, rng):
     """Play just above the current lowest: the smallest card that is safe. Jit-compiled.
 
-    Saves high cards for winning later tricks (and leading them). With no
-    safe card, plays the card ranking highest in the trick. A leader leads
-    its highest card. Wilds are played only when nothing else is legal or
-    they are the only safe card.
+    Saves high cards for winning later tricks (and leading them). A safe
+    wild comes after every safe numbered card. With no safe card, plays the
+    card ranking highest in the trick (a wild ranks above any shed card). A
+    leader leads its highest numbered card.
     """
     if obs[OBS_PLAYED] == 0:
         best_k = 0
