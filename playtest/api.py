@@ -155,4 +155,4 @@ def scenario(path):
     g = game_registry.get(name)
     if g.scenario is None:
         raise SetupError("game", f"{g.title} does not support scenario files yet")
-    return g.scenario(table)
+    return g.scenario(table, strategy_set(name))

@@ -112,7 +112,8 @@ class StrategySet:
         if not self._kernels:
             cache = not self.extra
             dispatch = self.dispatch if cache else make_dispatch([s.decide for s in self.all])
-            self._kernels["run"], self._kernels["trace"] = bind_engine(self.templates, dispatch, cache=cache)
+            self._kernels["run"], self._kernels["trace"] = bind_engine(
+                self.templates, dispatch, cache=cache, sources=[make_dispatch, *(s.decide for s in self.builtins)])
         return self._kernels["run"], self._kernels["trace"]
 
     def seats(self, names, players, overrides=None):

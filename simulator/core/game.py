@@ -64,7 +64,7 @@ class Game:
     engine: object           # module with the play_game / run_chunk / trace_game templates
     narrate: Callable        # (config, trace, strategy_names) -> list[str]
     reference: Callable      # (config, trace) -> the reference engine's replay result
-    scenario: Callable | None = None  # (table: dict) -> (lines: list[str], result: dict)
+    scenario: Callable | None = None  # (table: dict, strategies: StrategySet) -> (lines, result dict)
     play_reference: Callable | None = None  # (config, seed) -> one game by the reference engine,
     #                                         `random` in every seat (for the benchmark)
     bench_games: int = 200_000  # games per benchmark measurement

@@ -15,12 +15,15 @@ The engine never imports a strategy: the binding is done by whoever owns the
 dispatcher (``strategies.<game>``).
 """
 
+import hashlib
+import sys
 import types
+from pathlib import Path
 
 import numba as nb
 
 
-def bind(template, *, cache, parallel, nrt=True, **names):
+def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     """Compile ``template`` with the given global ``names`` bound (e.g. ``decide=dispatch``).
 
     Parameters
@@ -33,6 +36,11 @@ def bind(template, *, cache, parallel, nrt=True, **names):
         strategies are bound uncached.
     parallel : bool
         Compile ``prange`` loops as parallel loops.
+    tag : str
+        Appended to the compiled function's name, which names its cache
+        files: a fingerprint of the sources it is built from (see
+        ``source_fingerprint``) keeps an edit to a strategy from reusing
+        machine code cached before the edit.
     nrt : bool
         With False, compile without numba's reference-counted runtime: the
         function may not allocate, and in exchange passing arrays to the
@@ -47,14 +55,32 @@ def bind(template, *, cache, parallel, nrt=True, **names):
     scope.update(names)
     fn = types.FunctionType(template.__code__, scope, template.__name__,
                             template.__defaults__, template.__closure__)
-    fn.__qualname__ = template.__qualname__
+    fn.__qualname__ = f"{template.__qualname__}_{tag}" if tag else template.__qualname__
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
     options = {} if nrt else {"_nrt": False}
     return nb.njit(cache=cache, parallel=parallel, **options)(fn)
 
 
-def bind_engine(engine, decide, *, cache):
+def source_fingerprint(functions):
+    """A short hash of every Python source a compiled kernel can depend on.
+
+    Numba checks only the timestamp of the file that holds a cached function,
+    so a kernel bound to strategies must also be keyed by their sources: the
+    files of ``simulator.core``, and the packages of the modules that define
+    ``functions`` (the engine templates, the decision functions).
+    """
+    folders = {Path(__file__).parent}
+    for f in functions:
+        module = sys.modules[getattr(f, "py_func", f).__module__]
+        folders.add(Path(module.__file__).parent)
+    digest = hashlib.blake2b(digest_size=6)
+    for path in sorted(p for folder in folders for p in folder.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def bind_engine(engine, decide, *, cache, sources=()):
     """Return ``(run_chunk, trace_game)`` of an engine module bound to the dispatcher ``decide``.
 
     The engine module provides three templates: ``play_game`` (calls
@@ -62,10 +88,13 @@ def bind_engine(engine, decide, *, cache):
     they allocate the scratch arrays). An engine whose ``play_game`` creates
     no array and no view (no slicing) sets ``ALLOCATION_FREE = True``: its
     game is then compiled without reference counting, which makes every
-    call into a strategy cheaper (2-3x faster games on Forks).
+    call into a strategy cheaper (2-3x faster games on Forks). ``sources``
+    are the decision functions behind ``decide``; with ``cache`` their
+    sources key the cache files.
     """
+    tag = source_fingerprint([engine.play_game, *sources]) if cache else ""
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
-    play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, decide=decide)
-    run = bind(engine.run_chunk, cache=cache, parallel=True, play_game=play)
-    trace = bind(engine.trace_game, cache=cache, parallel=False, play_game=play)
+    play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
+    run = bind(engine.run_chunk, cache=cache, parallel=True, tag=tag, play_game=play)
+    trace = bind(engine.trace_game, cache=cache, parallel=False, tag=tag, play_game=play)
     return run, trace

@@ -92,8 +92,11 @@ def _parse_move(table, seat, text, key):
     raise SetupError(key, f"{text!r}: the special after '+' must be Queue, Pre-order or Sold Out")
 
 
-def scenario(spec):
-    """Play a scenario table (see the module docstring); return ``(lines, result)``."""
+def scenario(spec, strategies=None):
+    """Play a scenario table (see the module docstring); return ``(lines, result)``.
+
+    Every move is scripted, so ``strategies`` (the game's ``StrategySet``) is not used.
+    """
     players = require(spec, "players", int, "", minimum=2)
     config = compile_setup(read_toml(Path(__file__).with_name("setup.toml")), players, "standard")
     table = Table(config)

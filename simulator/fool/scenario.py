@@ -68,10 +68,6 @@ def _chooser(table, rules, strategies):
         names = names * rules.players
     if len(names) != rules.players:
         raise SetupError("strategies", f"give one strategy or one per player ({rules.players}), got {len(names)}")
-    if strategies is None:
-        # resolved here rather than imported at module level: the simulator does not depend on strategies
-        from strategies.games import strategy_set
-        strategies = strategy_set("fool")
     seed = table.get("seed", 0)
     players = []
     for seat, name in enumerate(names):
@@ -83,11 +79,10 @@ def _chooser(table, rules, strategies):
     return lambda view: players[view.seat](view), list(names)
 
 
-def scenario(table, strategies=None):
+def scenario(table, strategies):
     """Play the situation of a scenario ``table`` (a dict read from TOML); return ``(lines, result)``.
 
-    ``strategies`` is the Fool! ``StrategySet`` naming the strategies (default:
-    the built-in set). ``result`` holds, per trick, the leader, the cards in
+    ``strategies`` is the Fool! ``StrategySet`` that names the strategies. ``result`` holds, per trick, the leader, the cards in
     playing order, who passed, the winner and who was befooled; then whether
     the deal ended, the hands left and, if it ended, the deal's points.
     """

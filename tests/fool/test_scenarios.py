@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from playtest.cli import cli
 from simulator.core.setup import SetupError, read_toml
 from simulator.fool import GAME
+from strategies.games import strategy_set
 
 HERE = Path(__file__).with_name("scenarios")
 
@@ -24,7 +25,7 @@ EXAMPLES = [
 
 @pytest.mark.parametrize("name, leader, cards, passing, winner, befooled", EXAMPLES)
 def test_rulebook_trick_examples(name, leader, cards, passing, winner, befooled):
-    _, result = GAME.scenario(read_toml(HERE / name))
+    _, result = GAME.scenario(read_toml(HERE / name), strategy_set("fool"))
     (trick,) = result["tricks"]
     assert trick["leader"] == leader
     assert [c["card"] for c in trick["cards"]] == cards
@@ -34,7 +35,7 @@ def test_rulebook_trick_examples(name, leader, cards, passing, winner, befooled)
 
 
 def test_rulebook_scoring_example():
-    lines, result = GAME.scenario(read_toml(HERE / "scoring_example.toml"))
+    lines, result = GAME.scenario(read_toml(HERE / "scoring_example.toml"), strategy_set("fool"))
     assert result["deal_over"]
     assert result["points"] == {"Anne": -17, "Rachel": -13, "Camille": 10, "Paul": 0}
     assert lines[-1] == "deal over: Anne -17, Paul +0, Rachel -13, Camille +10"
@@ -44,7 +45,7 @@ def test_unscripted_cards_are_played_by_the_named_strategies_to_the_end_of_the_d
     table = read_toml(HERE / "example_b.toml")
     del table["tricks"]
     table["strategies"] = ["cautious", "shedder", "counter", "wild_saver"]
-    _, result = GAME.scenario(table)
+    _, result = GAME.scenario(table, strategy_set("fool"))
     assert result["deal_over"]
     assert result["tricks"][0]["befooled"] == ["Camille"]
     # every trick after the scripted one follows from the one before
@@ -70,7 +71,7 @@ def test_broken_scenarios_are_refused_naming_the_key(change, key):
         else:
             table[k] = v
     with pytest.raises(SetupError) as err:
-        GAME.scenario(table)
+        GAME.scenario(table, strategy_set("fool"))
     assert err.value.key == key
 
 
