@@ -12,6 +12,16 @@ def as_polars(frame):
     return frame if isinstance(frame, pl.DataFrame) else pl.from_pandas(frame)
 
 
+def as_lazy(frame):
+    """Accept a polars LazyFrame, DataFrame or pandas frame and return a LazyFrame.
+
+    The seat statistics aggregate lazily and collect with the streaming
+    engine, so a run of any size (``pl.scan_parquet``) is summarised in
+    constant memory.
+    """
+    return frame if isinstance(frame, pl.LazyFrame) else as_polars(frame).lazy()
+
+
 def seat_advantage(seats, confidence=0.95):
     """One row per seat: strategy ("(rotated)" when several played the seat), games, wins
     (shared wins count 1/k), win share with its Wilson interval, the share expected if
@@ -19,8 +29,7 @@ def seat_advantage(seats, confidence=0.95):
 
     The intervals treat every game as an independent deal; for a run with
     rotated seats ``analyses.paired.effects`` gives intervals over deals."""
-    seats = as_polars(seats)
-    table = (seats.group_by("seat").agg(
+    table = (as_lazy(seats).group_by("seat").agg(
         pl.when(pl.col("strategy").n_unique() > 1).then(pl.lit("(rotated)"))
         .otherwise(pl.col("strategy").cast(pl.String).first()).alias("strategy"),
         pl.len().alias("games"),
@@ -28,7 +37,7 @@ def seat_advantage(seats, confidence=0.95):
         pl.col("score").mean().alias("mean_score"),
         pl.col("score").std().fill_null(0.0).alias("score_std"),
         pl.col("players").first(),
-    ).sort("seat"))
+    ).sort("seat").collect(engine="streaming"))
     lo, hi = wilson(table["wins"].to_numpy(), table["games"].to_numpy(), confidence)
     mlo, mhi = mean_interval(table["mean_score"].to_numpy(), table["score_std"].to_numpy(),
                              table["games"].to_numpy(), confidence)
@@ -46,7 +55,8 @@ def equal_share_test(seats):
     Wins are summed per seat (shared wins count 1/k, so the total equals the
     number of games) and compared with an equal split.
     """
-    wins = as_polars(seats).group_by("seat").agg(pl.col("win").sum()).sort("seat")["win"].to_numpy()
+    wins = (as_lazy(seats).group_by("seat").agg(pl.col("win").sum()).sort("seat")
+            .collect(engine="streaming")["win"].to_numpy())
     if wins.sum() == 0:
         return 0.0, len(wins) - 1, 1.0
     expected = wins.sum() / len(wins)
@@ -79,7 +89,7 @@ def max_half_width(seats, confidence=0.95):
     ``playtest simulate --until-ci TARGET`` keeps simulating until this is
     below ``TARGET``. A frame without rows has an infinite half-width.
     """
-    counts = as_polars(seats).group_by("seat").agg(pl.col("win").sum(), pl.len())
+    counts = as_lazy(seats).group_by("seat").agg(pl.col("win").sum(), pl.len()).collect(engine="streaming")
     return max_half_width_of_counts(counts.select("win", "len").rows(), confidence)
 
 

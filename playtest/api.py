@@ -32,6 +32,10 @@ class Run:
         """The per-(game, seat) rows as a polars DataFrame."""
         return self.frame if self.frame is not None else output.read_seats(self.dir)
 
+    def scan(self):
+        """The rows as a polars LazyFrame: aggregate a run of any size without loading it."""
+        return self.frame.lazy() if self.frame is not None else output.scan_seats(self.dir)
+
 
 def load_run(path):
     """Open a run directory written by ``simulate``."""

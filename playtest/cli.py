@@ -9,6 +9,8 @@ import importlib
 import json
 import signal
 import sys
+import tempfile
+from pathlib import Path
 
 import click
 
@@ -131,18 +133,19 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
 
     signal.signal(signal.SIGTERM, _raise_interrupt)
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-    with _progress(games) as advance:
+    # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
+    with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
         try:
-            run = api.simulate(game, games=games, out=out, chunk_size=chunk_size, threads=threads, force=force,
-                               resume=resume, until_ci=until_ci, on_progress=advance, backend=backend,
-                               scheduler=scheduler, workers=workers, **args)
+            run = api.simulate(game, games=games, out=out or Path(scratch) / "run", chunk_size=chunk_size,
+                               threads=threads, force=force, resume=resume, until_ci=until_ci, on_progress=advance,
+                               backend=backend, scheduler=scheduler, workers=workers, **args)
         except KeyboardInterrupt:
             click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                        f"to finish" if out else "\ninterrupted", err=True)
             sys.exit(130)
-    seats = run.seats()
-    table = seat_advantage(seats)
-    chi2, dof, p = equal_share_test(seats)
+        seats = run.scan()
+        table = seat_advantage(seats)
+        chi2, dof, p = equal_share_test(seats)
     m = run.manifest
     if as_json:
         click.echo(json.dumps({"manifest": {k: v for k, v in m.items() if k != "setup"},
@@ -160,15 +163,17 @@ def _print_seat_table(m, table, chi2, dof, p, describe, out):
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}"
              f"{', seats rotated' if m['rotate_seats'] else ''}")
     t = Table(title=title, title_justify="left")
-    for col in ("seat", "strategy", "win share", "95% interval", "expected", "mean score", "95% interval "):
-        t.add_column(col, justify="left" if col == "strategy" else "right")
+    for col in ("seat", "strategy", "win share (95% CI)", "fair share", "mean score ± 95%"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
     for r in table.iter_rows(named=True):
-        t.add_row(str(r["seat"]), str(r["strategy"]), f"{100 * r['win_share']:.2f}%",
-                  f"{100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f}%", f"{100 * r['expected_share']:.2f}%",
-                  f"{r['mean_score']:.3f}", f"{r['score_lo']:.3f} to {r['score_hi']:.3f}")
+        t.add_row(str(r["seat"]), str(r["strategy"]),
+                  f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
+                  f"{100 * r['expected_share']:.2f}%",
+                  f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
     console.print(t)
     verdict = "seat win rates differ" if p < 0.05 else "no evidence that seat win rates differ"
-    console.print(f"chi-square test of equal win shares: chi2 = {chi2:.2f}, {dof} df, p = {p:.3g} ({verdict})")
+    p_text = f"p = {p:.3g}" if p > 0 else "p < 1e-300"
+    console.print(f"chi-square test of equal win shares: chi2 = {chi2:.2f}, {dof} df, {p_text} ({verdict})")
     if p < 0.05:
         for r in table.iter_rows(named=True):
             console.print("  " + describe(r))

@@ -77,6 +77,11 @@ def read_manifest(out):
     return json.loads((Path(out) / MANIFEST).read_text())
 
 
+def scan_seats(out):
+    """All finished chunks of a run directory as a polars LazyFrame."""
+    return pl.scan_parquet(Path(out) / SEATS_DIR / "*.parquet")
+
+
 def read_seats(out):
     """All finished chunks of a run directory as one polars frame, in game order."""
     return pl.read_parquet(Path(out) / SEATS_DIR / "*.parquet")
