@@ -29,15 +29,21 @@ def seat_advantage(seats, confidence=0.95):
 
     The intervals treat every game as an independent deal; for a run with
     rotated seats ``analyses.paired.effects`` gives intervals over deals."""
-    table = (as_lazy(seats).group_by("seat").agg(
-        pl.when(pl.col("strategy").n_unique() > 1).then(pl.lit("(rotated)"))
-        .otherwise(pl.col("strategy").cast(pl.String).first()).alias("strategy"),
+    seats = as_lazy(seats)
+    # which strategies sat where: grouped on (seat, strategy) because a per-seat n_unique
+    # does not stream and would load the whole run
+    lineup = (seats.group_by("seat", pl.col("strategy").cast(pl.String)).agg(pl.len())
+              .group_by("seat").agg(pl.when(pl.len() > 1).then(pl.lit("(rotated)"))
+                                    .otherwise(pl.col("strategy").first()).alias("strategy"))
+              .collect(engine="streaming"))
+    table = (seats.group_by("seat").agg(
         pl.len().alias("games"),
         pl.col("win").sum().alias("wins"),
         pl.col("score").mean().alias("mean_score"),
         pl.col("score").std().fill_null(0.0).alias("score_std"),
         pl.col("players").first(),
-    ).sort("seat").collect(engine="streaming"))
+    ).collect(engine="streaming").join(lineup, on="seat").sort("seat")
+        .select("seat", "strategy", "games", "wins", "mean_score", "score_std", "players"))
     lo, hi = wilson(table["wins"].to_numpy(), table["games"].to_numpy(), confidence)
     mlo, mhi = mean_interval(table["mean_score"].to_numpy(), table["score_std"].to_numpy(),
                              table["games"].to_numpy(), confidence)
