@@ -2,7 +2,8 @@
 
 playtest does not simulate a whole game of Unfair; each command runs one
 study of an expansion mechanic (see docs/rules/unfair.md) and prints its
-table, or JSON (``{table name: [rows]}``) with ``--json``. A setup table that
+table, or JSON (``{table name: [rows]}``) with ``--json``; ``playtest unfair
+report`` runs all five and writes them as one report. A setup table that
 cannot be used prints one line starting with ``error:`` and exits with code 2.
 """
 
@@ -54,29 +55,37 @@ def _print(tables, as_json):
         console.print(table)
 
 
-def _run(tables, as_json):
-    """Build the tables (a callable returning {name: DataFrame}) and print them; setup errors exit 2."""
+def _checked(work):
+    """Call ``work()`` and return its result; a ``SetupError`` prints one ``error:`` line and exits 2."""
     try:
-        result = tables()
+        return work()
     except SetupError as exc:
         click.echo(f"error: {exc}", err=True)
         raise click.exceptions.Exit(2) from None
-    _print(result, as_json)
 
 
-def study_options(f):
-    """Options every study takes."""
+def _run(tables, as_json):
+    """Build the tables (a callable returning {name: DataFrame}) and print them; setup errors exit 2."""
+    _print(_checked(tables), as_json)
+
+
+def run_options(f):
+    """Options of every command that runs studies: --setup, --trials, --seed."""
     options = [
         click.option("--setup", type=click.Path(dir_okay=False), default=None,
                      help="TOML file whose keys replace parts of the Unfair setup table."),
         click.option("--trials", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
                      help="Simulated trials."),
         click.option("--seed", type=int, default=1, show_default=True, help="Seed; trial i of a seed never changes."),
-        click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON."),
     ]
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def study_options(f):
+    """Options every study takes: those of ``run_options`` and --json."""
+    return run_options(click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")(f))
 
 
 first_date_option = click.option("--first-date", is_flag=True, help="Play the 6 rounds of the First Date Game Changer.")
@@ -134,3 +143,20 @@ def panoramas_command(first_date, setup, trials, seed, as_json):
     """Panoramas: points and skip costs per building policy, with and without the wildcard and Scenic Vistas."""
     _run(lambda: {"panoramas": panoramas.panoramas_study(load_setup(setup), first_date=first_date,
                                                          trials=trials, seed=seed)}, as_json)
+
+
+@unfair.command(name="report")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+              help="Report file; the data behind each figure goes to <name>-data/ beside it.")
+@click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
+              help="html: one self-contained file; md: Markdown with PNG files.")
+@first_date_option
+@run_options
+def report_command(out, fmt, first_date, setup, trials, seed):
+    """Run the five studies, write one report with a section each and print its path."""
+    # Imported here so that the study commands do not pay for matplotlib and jinja2.
+    from reports.unfair import write_unfair_report
+
+    path = _checked(lambda: write_unfair_report(out, fmt, setup=setup, first_date=first_date,
+                                                trials=trials, seed=seed))
+    click.echo(str(path))

@@ -3,7 +3,9 @@
 ``write_report(paths, out)`` writes one self-contained HTML file (figures
 embedded as base64 PNG) or, with ``fmt="md"``, a Markdown file with PNG files;
 either way the data behind every figure goes to CSV files in
-``<report name>-data/`` next to the report.
+``<report name>-data/`` next to the report. ``render(parts, out)`` does the
+writing for any list of ``Section``s (the Unfair report in ``reports.unfair``
+uses it too).
 """
 
 import base64
@@ -219,15 +221,24 @@ def _all_figures(parts):
 
 
 def write_report(paths, out, fmt="html"):
-    """Write the report for ``paths`` to ``out`` and return its path.
+    """Write the report for ``paths`` to ``out`` and return its path (see ``render``)."""
+    return render(sections(paths), out, fmt, title="playtest report", source=", ".join(map(str, paths)),
+                  intro=["Percentages are shares of games; intervals are 95%."])
 
-    The data behind each figure goes to ``<out stem>-data/<figure>.csv``; in
-    Markdown the figures go there as PNG files too.
+
+def render(parts, out, fmt="html", *, title, source, intro=()):
+    """Write ``parts`` (``Section``s) as a report to ``out`` and return its path.
+
+    ``fmt="html"`` gives one self-contained file with every figure embedded as
+    base64 PNG; ``fmt="md"`` gives Markdown with the figures as PNG files in
+    ``<out stem>-data/``. Either way the data behind each figure goes to
+    ``<out stem>-data/<figure>.csv``. The report opens with ``title``, a line
+    saying which playtest version made it when and from ``source``, and the
+    paragraphs of ``intro``.
     """
     if fmt not in ("html", "md"):
         raise ValueError(f"unknown report format {fmt!r} (choose html or md)")
     out = Path(out)
-    parts = sections(paths)
     data_dir = out.with_name(f"{out.stem}-data")
     data_dir.mkdir(parents=True, exist_ok=True)
     images = {}
@@ -243,6 +254,7 @@ def write_report(paths, out, fmt="html"):
                              trim_blocks=True, lstrip_blocks=True)
     text = env.get_template(f"report.{fmt}.j2").render(
         sections=parts, images=images, data_dir=data_dir.name, version=version("playtest"),
-        created=datetime.datetime.now().isoformat(timespec="seconds"), sources=[str(p) for p in paths])
+        created=datetime.datetime.now().isoformat(timespec="seconds"), title=title, source=source,
+        intro=list(intro))
     out.write_text(text)
     return out

@@ -32,14 +32,15 @@ class Figure:
         return buffer.getvalue()
 
 
-def _axes(width=WIDTH, height=HEIGHT):
+def new_axes(width=WIDTH, height=HEIGHT):
+    """A matplotlib figure (not registered with pyplot) and its single axes."""
     fig = MplFigure(figsize=(width, height))
     return fig, fig.add_subplot()
 
 
 def seat_advantage(name, table):
     """Win share per seat with its 95% interval as error bars, against the equal share."""
-    fig, ax = _axes()
+    fig, ax = new_axes()
     seats = table["seat"].to_numpy()
     share = table["win_share"].to_numpy()
     err = np.vstack([share - table["win_lo"].to_numpy(), table["win_hi"].to_numpy() - share])
@@ -58,7 +59,7 @@ def seat_advantage(name, table):
 
 def score_distributions(name, seats):
     """Score histogram per seat (outlines over shared bins)."""
-    fig, ax = _axes()
+    fig, ax = new_axes()
     scores = seats["score"].to_numpy()
     lo, hi = float(scores.min()), float(scores.max())
     edges = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo <= 60 else np.linspace(lo, hi, 41)
@@ -77,7 +78,7 @@ def score_distributions(name, seats):
 
 def game_length(name, distribution, column="rounds"):
     """Histogram of game length (from ``analyses.feel.length_distribution``)."""
-    fig, ax = _axes()
+    fig, ax = new_axes()
     ax.bar(distribution[column].to_numpy(), 100 * distribution["share"].to_numpy(), color="#72b7b2")
     ax.set_xlabel(column)
     ax.set_ylabel("games (%)")
@@ -88,7 +89,7 @@ def game_length(name, distribution, column="rounds"):
 def ratings(name, standings):
     """Bradley-Terry ratings with 95% intervals, best at the top."""
     table = standings.sort("rating")
-    fig, ax = _axes(height=max(2.0, 0.5 * table.height + 1))
+    fig, ax = new_axes(height=max(2.0, 0.5 * table.height + 1))
     y = np.arange(table.height)
     r = table["rating"].to_numpy()
     err = np.vstack([r - table["rating_low"].to_numpy(), table["rating_high"].to_numpy() - r])
@@ -133,7 +134,7 @@ def sweep_heatmap(name, summary, axes, metric, title, panels=6):
 
 def sweep_line(name, summary, x, metric, title):
     """``metric`` over a single grid axis."""
-    fig, ax = _axes()
+    fig, ax = new_axes()
     table = summary.sort(x)
     ax.plot([str(v) for v in table[x].to_list()], table[metric].to_numpy(), marker="o")
     ax.set_xlabel(x)

@@ -1,5 +1,8 @@
+import base64
 import json
+import re
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -50,3 +53,50 @@ def test_every_study_prints_json(command, tables):
     out = json.loads(res.output)
     assert list(out) == tables
     assert all(row["rounds"] == 6 for rows in out.values() for row in rows)
+
+
+TITLES = ["Unfair: rolling a double with magic beans", "Unfair: Wishing Well or Wandering Merchant",
+          "Unfair: fame plans and Mythic markers", "Unfair: gemstone value and supply",
+          "Unfair: panorama building policies"]
+FIGURES = ["unfair-dice", "unfair-wishing-well", "unfair-fame", "unfair-gems", "unfair-panoramas"]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _csvs_behind_the_figures(data_dir):
+    assert sorted(p.name for p in data_dir.glob("*.csv")) == sorted(f"{name}.csv" for name in FIGURES)
+    assert all(pl.read_csv(data_dir / f"{name}.csv").height > 0 for name in FIGURES)
+
+
+def test_report_is_one_html_file_with_embedded_figures_and_csv_data(tmp_path):
+    out = tmp_path / "lab.html"
+    res = run("report", "--out", str(out), "--trials", "50", "--seed", "3")
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().splitlines()[-1] == str(out)
+    text = out.read_text()
+    assert text.index("does not simulate the base game of Unfair") < text.index("<h2>")
+    assert all(f"<h2>{title}</h2>" in text for title in TITLES)
+    images = re.findall(r'<img src="data:image/png;base64,([^"]+)"', text)
+    assert len(images) == 5 and all(base64.b64decode(i).startswith(PNG) for i in images)
+    assert "https://" not in text and "http://" not in text.replace("http://www.w3.org", "")
+    _csvs_behind_the_figures(tmp_path / "lab-data")
+
+
+def test_markdown_report_writes_png_files(tmp_path):
+    out = tmp_path / "lab.md"
+    res = run("report", "--out", str(out), "--format", "md", "--trials", "50", "--first-date")
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    assert all(f"## {title}" in text for title in TITLES) and "First Date" in text
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert images == [f"lab-data/{name}.png" for name in FIGURES]
+    assert all((tmp_path / path).read_bytes().startswith(PNG) for path in images)
+    _csvs_behind_the_figures(tmp_path / "lab-data")
+
+
+def test_report_with_a_bad_setup_prints_one_error_and_writes_nothing(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("[gems]\ncounts = [1, 1, 1, 1, 1, 1, 1, 1, 1]\n")
+    res = run("report", "--out", str(tmp_path / "lab.html"), "--setup", str(path), "--trials", "10")
+    assert res.exit_code == 2
+    assert res.output.splitlines() == ["error: setup table: gems.counts: must total 25 tokens (gems.tokens), got 9"]
+    assert list(tmp_path.iterdir()) == [path]
