@@ -5,6 +5,7 @@ from pathlib import Path
 from simulator.core.game import Game
 from simulator.fauch_fertig import engine, reference
 from simulator.fauch_fertig.narrate import narrate
+from simulator.fauch_fertig.scenario import scenario
 from simulator.fauch_fertig.setup import VARIANTS, compile_setup
 
 GAME = Game(
@@ -23,5 +24,6 @@ GAME = Game(
     narrate=narrate,
     reference=reference.replay,
     play_reference=reference.play,
+    scenario=scenario,
     bench_games=100_000,
 )

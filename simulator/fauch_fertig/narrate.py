@@ -16,14 +16,21 @@ def _card(card):
     return "nothing" if card is None else f"{card} ({card.condition.text})"
 
 
-def describe(event):
-    """One event of the reference engine's log in words (None for events that need no line)."""
+def describe(event, names=None):
+    """One event of the reference engine's log in words.
+
+    Players are called by ``names[seat]`` if ``names`` is given, else "seat N".
+    """
     kind, *a = event
+
+    def who(seat):
+        return names[seat] if names else f"seat {seat}"
+
     if kind == "deal":
         seat, cards = a
-        return f"seat {seat} is dealt " + ", ".join(map(_card, cards))
+        return f"{who(seat)} is dealt " + ", ".join(map(_card, cards))
     if kind == "community":
-        return "community cards: " + "; ".join(f"{text!r} between seats {l} and {r}" for text, l, r in a[0])
+        return "community cards: " + "; ".join(f"{text!r} between {who(l)} and {who(r)}" for text, l, r in a[0])
     if kind == "market":
         return "market: " + ", ".join(map(_card, a[0]))
     if kind == "round":
@@ -32,15 +39,15 @@ def describe(event):
         seat, card, slot, paid_slots, taken, coins = a
         paid = f"pays 1 coin onto market slot{'s' if len(paid_slots) != 1 else ''} " + \
             ", ".join(str(s + 1) for s in paid_slots) + ", " if paid_slots else ""
-        return (f"seat {seat} buys {_card(card)} from market slot {slot + 1}: {paid}takes the "
+        return (f"{who(seat)} buys {_card(card)} from market slot {slot + 1}: {paid}takes the "
                 f"{_coins(taken)} on it; now {_coins(coins)}")
     if kind == "blind":
         seat, drawn, kept, paid, coins = a
-        return (f"seat {seat} buys blind: pays 1 coin onto each of {paid} market cards, draws "
+        return (f"{who(seat)} buys blind: pays 1 coin onto each of {paid} market cards, draws "
                 f"{', '.join(map(str, drawn))}, keeps {_card(kept)}; now {_coins(coins)}")
     if kind == "take":
         seat, amount, coins = a
-        return f"seat {seat} takes {_coins(amount)}; now {_coins(coins)}"
+        return f"{who(seat)} takes {_coins(amount)}; now {_coins(coins)}"
     if kind == "refill":
         slot, card = a
         return f"market slot {slot + 1} refilled with {_card(card)}" if card else f"market slot {slot + 1} stays empty"
@@ -49,16 +56,16 @@ def describe(event):
     if kind == "egg":
         seat, card, reason, golden = a
         where = f"on {card}" if card is not None else "on the community card"
-        return f"seat {seat} places {'a golden egg' if golden else 'an egg'} {where}: {reason}"
+        return f"{who(seat)} places {'a golden egg' if golden else 'an egg'} {where}: {reason}"
     if kind == "bonus":
         seat, bonus, black, coins = a
-        return f"seat {seat}'s black-card bonus ({bonus}) rewards the black card bought: +{_coins(coins)}"
+        return f"{who(seat)}'s black-card bonus ({bonus}) rewards the black card bought: +{_coins(coins)}"
     if kind == "pay":
         seat, card, paid, cost = a
-        return f"seat {seat} {'pays' if paid else 'declines to pay'} {_coins(cost)} for the egg on {card}"
+        return f"{who(seat)} {'pays' if paid else 'declines to pay'} {_coins(cost)} for the egg on {card}"
     if kind == "complete":
         k, text, completer, other = a
-        return f"community card {text!r} is complete: seat {completer} completed it, seat {other} is the neighbour"
+        return f"community card {text!r} is complete: {who(completer)} completed it, {who(other)} is the neighbour"
     if kind == "end":
         finished, rounds, winners = a
         if not finished:

@@ -255,7 +255,13 @@ class PlaySource(Source):
 class Table:
     """One game of Fauch & Fertig, set up from a ``Config`` and driven by a ``Source``."""
 
-    def __init__(self, config, source):
+    def __init__(self, config, source, deal=True):
+        """Set up a game: shuffle, deal, community cards, market, start coins and the eggs the deal earns.
+
+        With ``deal=False`` the table is left bare (empty displays, market,
+        piles and community cards, no coins) for the caller to put a position
+        on it, as scenario files do; nothing is asked of ``source`` then.
+        """
         info = config.info
         self.info = info
         self.source = source
@@ -269,7 +275,13 @@ class Table:
         self.discard = []
         self.market = [None] * MARKET
         self.market_coins = [0] * MARKET
+        self.pile = []
+        self.community = []
+        if deal:
+            self._deal()
 
+    def _deal(self):
+        info, source = self.info, self.source
         self.pile = source.shuffle(self.cards)
         aside = []
         for p in self.players:
@@ -419,19 +431,23 @@ class Table:
 
     def play(self):
         """Play rounds until a round ends with a player out of eggs, or the safety cap; return the ``Result``."""
-        eggs = self.info["eggs"]
         finished = False
         for r in range(self.info["max_rounds"]):
             self.round = r
             self.events.append(("round", r))
             for player in self.players:
                 self.turn(player)
-            if any(p.placed >= eggs for p in self.players):
+            if self.out_of_eggs():
                 finished = True
                 break
-        return self._result(finished)
+        return self.result(finished)
 
-    def _result(self, finished):
+    def out_of_eggs(self):
+        """True once a player has placed all their eggs: the game ends when the round is over."""
+        return any(p.placed >= self.info["eggs"] for p in self.players)
+
+    def result(self, finished):
+        """The ``Result`` of the game as it stands (``finished``: it ended by the rules); logs the end."""
         eggs = self.info["eggs"]
         ps = self.players
         key = [(p.placed, p.coins) for p in ps]

@@ -218,6 +218,6 @@ def test_winner_order(placed, coins, winners, ranks):
     t = table(players=len(placed))
     for p, n, c in zip(t.players, placed, coins):
         p.placed, p.coins = n, c
-    result = t._result(True)
+    result = t.result(True)
     assert result.winners == winners and result.ranks == ranks
     assert result.golden == [max(0, n - 12) for n in placed]
