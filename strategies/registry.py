@@ -53,14 +53,14 @@ class StrategySet:
         Built-in strategies in id order.
     dispatch : numba dispatcher
         ``dispatch(sid, *decision_args)`` calling built-in number ``sid``.
-    templates : module
-        The engine module with the ``run_chunk`` and ``trace_game`` templates.
+    engine : module
+        The engine module (``new_scratch`` and the ``play_game`` template).
     """
 
     game: str
     builtins: list
     dispatch: object
-    templates: object
+    engine: object
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
 
@@ -113,7 +113,7 @@ class StrategySet:
             cache = not self.extra
             dispatch = self.dispatch if cache else make_dispatch([s.decide for s in self.all])
             self._kernels["run"], self._kernels["trace"] = bind_engine(
-                self.templates, dispatch, cache=cache, sources=[make_dispatch, *(s.decide for s in self.builtins)])
+                self.engine, dispatch, cache=cache, sources=[make_dispatch, *(s.decide for s in self.builtins)])
         return self._kernels["run"], self._kernels["trace"]
 
     def seats(self, names, players, overrides=None):

@@ -4,8 +4,8 @@ A game package (``simulator.<game>``) exposes one ``GAME`` object. Everything
 generic (the batch runner, the output writer, the CLI, the registry) works
 from it, so a new game plugs in without edits elsewhere.
 
-Kernel contract (both templates are bound to a strategy dispatcher with
-``simulator.core.kernels.bind``)::
+Kernel contract (``simulator.core.kernels.bind_engine`` builds both from the
+engine's ``play_game`` template and a strategy dispatcher)::
 
     run_chunk(arrays, sids, params, seed, start, count,
               scores, standing, seat_stats, game_stats, status)

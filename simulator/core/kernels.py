@@ -1,10 +1,10 @@
 """Binding an engine's kernel templates to a strategy dispatcher.
 
-Every engine writes its game (``play_game``), its batch loop (``run_chunk``)
-and its single-game tracer (``trace_game``) once, as plain Python functions:
-``play_game`` calls a global named ``decide``, the other two call
-``play_game``. ``bind_engine`` compiles them with ``decide`` set to a concrete
-jit-compiled strategy dispatcher:
+Every engine writes its game (``play_game``) once, as a plain Python function
+that calls a global named ``decide``; the batch loop (``run_chunk``) and the
+single-game tracer (``trace_game``) below are shared by all engines and call
+a global ``play_game``. ``bind_engine`` compiles them with ``decide`` set to a
+concrete jit-compiled strategy dispatcher:
 
 * the built-in strategies are bound once, with ``cache=True``, so a warm start
   loads machine code from disk;
@@ -21,6 +21,7 @@ import types
 from pathlib import Path
 
 import numba as nb
+import numpy as np
 
 
 def bind(template, *, cache, parallel, nrt=True, tag="", **names):
@@ -81,20 +82,45 @@ def source_fingerprint(functions):
 
 
 def bind_engine(engine, decide, *, cache, sources=()):
-    """Return ``(run_chunk, trace_game)`` of an engine module bound to the dispatcher ``decide``.
+    """Return ``(run_chunk, trace_game)`` for an engine module bound to the dispatcher ``decide``.
 
-    The engine module provides three templates: ``play_game`` (calls
-    ``decide``), and ``run_chunk`` and ``trace_game`` (call ``play_game``;
-    they allocate the scratch arrays). An engine whose ``play_game`` creates
-    no array and no view (no slicing) sets ``ALLOCATION_FREE = True``: its
-    game is then compiled without reference counting, which makes every
-    call into a strategy cheaper (2-3x faster games on Forks). ``sources``
-    are the decision functions behind ``decide``; with ``cache`` their
-    sources key the cache files.
+    The engine module provides ``new_scratch(arrays, params)`` (jit-compiled:
+    one thread's working arrays) and the template ``play_game`` (calls
+    ``decide``). An engine whose ``play_game`` creates no array and no view
+    (no slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
+    without reference counting, which makes every call into a strategy
+    cheaper (2-3x faster games on Forks). ``sources`` are the decision
+    functions behind ``decide``; with ``cache`` their sources key the cache
+    files.
     """
     tag = source_fingerprint([engine.play_game, *sources]) if cache else ""
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
     play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
-    run = bind(engine.run_chunk, cache=cache, parallel=True, tag=tag, play_game=play)
-    trace = bind(engine.trace_game, cache=cache, parallel=False, tag=tag, play_game=play)
+    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_scratch=engine.new_scratch)
+    trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_scratch=engine.new_scratch)
     return run, trace
+
+
+BLOCK = 256  # games per scratch allocation in run_chunk
+
+
+def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
+    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``).
+
+    Each block of ``BLOCK`` games shares one scratch allocation; game ``k``
+    writes only row ``k`` of the outputs, so blocks run on any thread.
+    """
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    no_trace = np.empty(0, np.int64)
+    for b in nb.prange(n_blocks):
+        scratch = new_scratch(arrays, params)  # noqa: F821 (bound)
+        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
+            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
+                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
+            status[k] = -r if r < 0 else 0
+
+
+def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
+    """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
+    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
+                     scores, standing, seat_stats, game_stats, trace, True)

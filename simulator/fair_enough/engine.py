@@ -1,6 +1,6 @@
 """Fair Enough fast engine: flat arrays, no allocation inside a game.
 
-``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
+``play_game`` is a kernel template (the batch loop and tracer are shared) that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy
 dispatcher ``decide(sid, seat, rngs, params, rng, par, kind, opt, n_options,
 obs) -> int`` (see ``simulator.fair_enough.layout`` for the decisions, the
@@ -37,7 +37,6 @@ from simulator.fair_enough.layout import (COLLECT, G_RESHUFFLES, G_ROUNDS, G_ZER
                                           TARGET)
 
 ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
-BLOCK = 256  # games per scratch allocation in run_chunk
 
 ST_DECK_POS, ST_DECK_N, ST_DISC_N, ST_ROW_N, ST_T, ST_RECORD = range(6)
 H_VALUE = MAX_KINDS          # hstat column: total value of the collection cards in hand
@@ -516,20 +515,3 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     game_stats[G_ROUNDS] = rounds
     return st[ST_T]
 
-
-def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
-    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``)."""
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    no_trace = np.empty(0, np.int64)
-    for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays, params)
-        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
-                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
-            status[k] = -r if r < 0 else 0
-
-
-def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
-    """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
-                     scores, standing, seat_stats, game_stats, trace, True)

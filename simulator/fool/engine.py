@@ -1,6 +1,6 @@
 """Fool! fast engine: flat arrays, no allocation inside a game.
 
-``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
+``play_game`` is a kernel template (the batch loop and tracer are shared) that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
 (``strategies.registry.make_dispatch``), called as ``decide(sid, seat, rngs,
 params, rng, par, opt_colour, opt_value, n_options, obs) -> int``: it hands
@@ -34,7 +34,6 @@ from simulator.fool.layout import (MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_CO
 SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
 GAME_COLUMNS = ("rounds", "tricks_played")       # deals, tricks in the whole game
 S_TRICKS, S_TALLIES, S_FOOLED = range(3)
-BLOCK = 256  # games per scratch allocation in run_chunk
 ALLOCATION_FREE = True  # play_game creates no arrays: compiled without reference counting
 _ONE = np.int64(1)
 _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a disc
@@ -317,20 +316,3 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
         trace[0] = deals
     return t if record else 0
 
-
-def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
-    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``)."""
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    no_trace = np.empty(0, np.int64)
-    for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays, params)
-        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
-                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
-            status[k] = -r if r < 0 else 0
-
-
-def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
-    """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
-                     scores, standing, seat_stats, game_stats, trace, True)

@@ -1,6 +1,6 @@
 """Forks fast engine: flat arrays, no allocation inside a game.
 
-``play_game``, ``run_chunk`` and ``trace_game`` are kernel templates that
+``play_game`` is a kernel template (the batch loop and tracer are shared) that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
 (``strategies.registry.make_dispatch``), called as
 ``decide(sid, seat, rngs, params, rng, par, kind, opt_dest, opt_value,
@@ -26,7 +26,6 @@ from simulator.forks.layout import (INVEST, KEEP, MARKET, MAX_DEST, OBS_DECK, OB
 ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
 GAME_COLUMNS = ("rounds",)
-BLOCK = 256  # games per scratch allocation in run_chunk
 
 
 @nb.njit(cache=True)
@@ -191,20 +190,3 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     game_stats[0] = rounds
     return t
 
-
-def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
-    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``)."""
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    no_trace = np.empty(0, np.int64)
-    for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays, params)
-        for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
-                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
-            status[k] = -r if r < 0 else 0
-
-
-def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
-    """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
-                     scores, standing, seat_stats, game_stats, trace, True)
