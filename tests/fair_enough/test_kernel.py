@@ -8,7 +8,7 @@ from simulator.fair_enough.reference import replay
 
 from .helpers import config_for, trace_one
 
-GAMES = 300  # per (players, variant): 2400 random games in all
+GAMES = 500  # per (players, variant): 4000 random games in all, 1000 per player count
 
 
 def check_against_reference(config, trace, scores, standing, seat_stats, game_stats):

@@ -8,7 +8,7 @@ from simulator.core.batch import play_chunk, trace_one
 from simulator.forks.reference import RefereeError, replay
 
 LINEUPS = [["random"], ["greedy", "leader", "pusher", "hedger", "random", "greedy"]]
-GAMES = 250
+GAMES = 400  # per (players, variant, lineup): 1600 traced games per player count
 
 
 @pytest.mark.parametrize("variant", ["standard", "merge"])
