@@ -59,7 +59,12 @@ class RunSpec:
 
 
 class StrategyFailure(RunError):
-    pass
+    """A strategy that raised or chose illegally; the message names it, the game and the seed."""
+
+    @classmethod
+    def illegal(cls, names, seat, game_index, seed):
+        return cls(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice in game {game_index} "
+                   f"of the run with seed {seed}")
 
 
 def rotations(spec):
@@ -92,9 +97,7 @@ def play_chunk(spec, run_chunk, start, count):
         bad = np.flatnonzero(status)
         if bad.size:
             k = int(bad[0])
-            seat = int(status[k]) - 1
-            raise StrategyFailure(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice in game "
-                                  f"{start + k} of the run with seed {spec.seed}")
+            raise StrategyFailure.illegal(names, int(status[k]) - 1, start + k, spec.seed)
         frames.append(output.seat_frame(game, names, start, scores, standing, seat_stats, game_stats, rotation))
     return frames[0] if len(frames) == 1 else pl.concat(frames).sort(["game", "rotation", "seat"])
 
@@ -314,7 +317,5 @@ def trace_one(spec, trace_game, game_index, rotation=None):
     n = trace_game(spec.config.arrays, sids, params, spec.seed, game_index, scores, standing, seat_stats,
                    game_stats, trace)
     if n < 0:
-        seat = -n - 1
-        raise StrategyFailure(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice in game "
-                              f"{game_index} of the run with seed {spec.seed}")
+        raise StrategyFailure.illegal(names, -n - 1, game_index, spec.seed)
     return trace[:n], scores, seat_stats, game_stats
