@@ -32,7 +32,7 @@ from simulator.fool.layout import (MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_CO
                                    R_WILD_PENALTY)
 
 SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
-GAME_COLUMNS = ("rounds", "tricks_played")       # deals, tricks in the whole game
+GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes")  # deals, tricks in the whole game, lead changes
 S_TRICKS, S_TALLIES, S_FOOLED = range(3)
 ALLOCATION_FREE = True  # play_game creates no arrays: compiled without reference counting
 _ONE = np.int64(1)
@@ -178,6 +178,8 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     tallies = 0
     tricks_played = 0
     deals = 0
+    leader_alone = -1  # the last seat to lead the totals alone after a deal
+    lead_changes = 0
     t = 1
     for deal in range(rules[R_MAX_DEALS]):
         fresh_deck(deck, n_cards, rngs[0])
@@ -301,6 +303,15 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
             if hand_n[p] == 0 and not fooled[p]:
                 seat_stats[p, S_TALLIES] += 1
             lowest = min(lowest, totals[p])
+        best, top = 0, 0
+        for p in range(players):
+            if p == 0 or totals[p] > totals[best]:
+                best, top = p, 1
+            elif totals[p] == totals[best]:
+                top += 1
+        if top == 1:
+            lead_changes += leader_alone >= 0 and best != leader_alone
+            leader_alone = best
         if record:
             trace[count_at] = t - count_at - 1
         if lowest <= -rules[R_LOSS_LIMIT] or tallies >= rules[R_TALLY_LIMIT]:
@@ -312,6 +323,7 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
         standing[p] = totals[p]
     game_stats[0] = deals
     game_stats[1] = tricks_played
+    game_stats[2] = lead_changes
     if record:
         trace[0] = deals
     return t if record else 0

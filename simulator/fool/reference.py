@@ -247,6 +247,18 @@ class Result:
     starts: list          # per deal, the start seat
     log: list
 
+    @property
+    def lead_changes(self):
+        """How often another seat took the lead alone after a deal (a shared lead changes nothing)."""
+        running, leader, changes = [0] * len(self.totals), None, 0
+        for points in self.deal_scores:
+            running = [t + p for t, p in zip(running, points)]
+            leaders = [s for s, t in enumerate(running) if t == max(running)]
+            if len(leaders) == 1:
+                changes += leader is not None and leaders[0] != leader
+                leader = leaders[0]
+        return changes
+
 
 def next_start(scores, previous):
     """The lowest deal score starts the next deal; ties go clockwise from the previous start player."""

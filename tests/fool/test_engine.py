@@ -29,7 +29,7 @@ def test_reference_replays_kernel_games_without_disagreement(players, strategies
             assert list(seat_stats[:, 0]) == result.tricks
             assert list(seat_stats[:, 1]) == result.tallies
             assert list(seat_stats[:, 2]) == result.fooled
-            assert list(game_stats) == [result.deals, result.trick_count]
+            assert list(game_stats) == [result.deals, result.trick_count, result.lead_changes]
             # the traced game is the same game as the batch row
             assert list(batch_scores[g]) == list(scores)
             assert (batch_seats[g] == seat_stats).all() and list(batch_games[g]) == list(game_stats)
@@ -58,15 +58,21 @@ def test_game_end_and_deal_bookkeeping(strategies, kernels):
         trace, scores, _, game_stats = trace_one(trace_game, cfg, sids, params, 3, g)
         result = replay(cfg, trace)
         totals, tallies = np.zeros(5, int), 0
+        leader, changes = None, 0
         for d, points in enumerate(result.deal_scores):
             # the game goes on until a total reaches -80 or the sixth tally, and stops right there
             ended = min(totals) <= -80 or tallies >= 6
             assert not ended
             totals += points
             tallies += sum(p == 10 for p in points)
+            top = np.flatnonzero(totals == totals.max())
+            if len(top) == 1:   # a lead change: another seat now leads alone (shared leads change nothing)
+                changes += leader is not None and top[0] != leader
+                leader = top[0]
             assert sum(p > 0 for p in points) + sum(p == 0 for p in points) >= 1   # somebody emptied the hand
         assert min(totals) <= -80 or tallies >= 6
         assert list(totals) == list(scores) and game_stats[0] == len(result.deal_scores)
+        assert game_stats[2] == changes
         assert result.starts[0] == 0
 
 
