@@ -17,9 +17,9 @@ def config_for(players, variant="standard", override=None):
 def trace_one(kernels, config, sids, params, seed, game):
     """Play one traced game; return (trace, scores, standing, seat_stats, game_stats)."""
     p = config.players
-    scores, standing = np.zeros(p, np.int64), np.zeros(p, np.int64)
-    seat_stats = np.zeros((p, len(SEAT_COLUMNS)), np.int64)
-    game_stats = np.zeros(len(GAME_COLUMNS), np.int64)
+    scores, standing = np.zeros(p, np.int32), np.zeros(p, np.int64)
+    seat_stats = np.zeros((p, len(SEAT_COLUMNS)), np.int32)
+    game_stats = np.zeros(len(GAME_COLUMNS), np.int32)
     trace = np.zeros(config.trace_len, np.int64)
     n = kernels[1](config.arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace)
     assert n > 0, f"game {game}: seat {-n - 1} chose an illegal option"

@@ -76,11 +76,11 @@ def test_batch_kernel_plays_the_same_games_as_the_tracer(kernels, strategies):
     config = config_for(4)
     sids, params, _ = strategies.seats(["random", "banker", "builder", "aggressor"], 4)
     count, first = 40, 1000
-    scores = np.zeros((count, 4), np.int64)
+    scores = np.zeros((count, 4), np.int32)
     standing = np.zeros((count, 4), np.int64)
-    seat_stats = np.zeros((count, 4, len(SEAT_COLUMNS)), np.int64)
-    game_stats = np.zeros((count, len(GAME_COLUMNS)), np.int64)
-    status = np.ones(count, np.int64)
+    seat_stats = np.zeros((count, 4, len(SEAT_COLUMNS)), np.int32)
+    game_stats = np.zeros((count, len(GAME_COLUMNS)), np.int32)
+    status = np.ones(count, np.int32)
     kernels[0](config.arrays, sids, params, 21, first, count, scores, standing, seat_stats, game_stats, status)
     assert not status.any()
     for k in (0, 17, 39):

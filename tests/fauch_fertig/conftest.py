@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simulator.fauch_fertig import GAME
-from simulator.fauch_fertig.engine import SEAT_COLUMNS
+from simulator.fauch_fertig.engine import GAME_COLUMNS, SEAT_COLUMNS
 from strategies.fauch_fertig import strategy_set
 
 
@@ -29,7 +29,7 @@ def trace_one(strategies, kernels):
         scores = np.zeros(players, np.int32)
         standing = np.zeros(players, np.int64)
         seat_stats = np.zeros((players, len(SEAT_COLUMNS)), np.int32)
-        game_stats = np.zeros(1, np.int32)
+        game_stats = np.zeros(len(GAME_COLUMNS), np.int32)
         trace = np.zeros(config.trace_len, np.int64)
         n = trace_game(config.arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace)
         return trace[:max(n, 0)], scores, standing, seat_stats, game_stats, n

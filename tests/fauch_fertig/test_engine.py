@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simulator.fauch_fertig import GAME
-from simulator.fauch_fertig.engine import SEAT_COLUMNS
+from simulator.fauch_fertig.engine import GAME_COLUMNS, SEAT_COLUMNS
 from simulator.fauch_fertig.reference import ReplayError, replay
 
 MIXES = {2: [["random"], ["chaser", "farmer"], ["specialist", "random"]],
@@ -85,7 +85,7 @@ def test_batches_match_single_traced_games_whatever_the_threads(strategies, kern
         scores = np.empty((count, 4), np.int32)
         standing = np.empty((count, 4), np.int64)
         seat_stats = np.zeros((count, 4, len(SEAT_COLUMNS)), np.int32)
-        game_stats = np.zeros((count, 1), np.int32)
+        game_stats = np.zeros((count, len(GAME_COLUMNS)), np.int32)
         status = np.ones(count, np.int32)
         run_chunk(config.arrays, sids, params, 9, start, count, scores, standing, seat_stats, game_stats, status)
         outs.append((scores, standing, seat_stats, game_stats, status))

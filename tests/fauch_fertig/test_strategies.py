@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simulator.fauch_fertig import layout as L
-from simulator.fauch_fertig.engine import SEAT_COLUMNS
+from simulator.fauch_fertig.engine import GAME_COLUMNS, SEAT_COLUMNS
 
 
 def play(strategies, kernels, config, names, count, seed=2):
@@ -14,7 +14,7 @@ def play(strategies, kernels, config, names, count, seed=2):
     scores = np.empty((count, players), np.int32)
     standing = np.empty((count, players), np.int64)
     seat_stats = np.zeros((count, players, len(SEAT_COLUMNS)), np.int32)
-    game_stats = np.zeros((count, 1), np.int32)
+    game_stats = np.zeros((count, len(GAME_COLUMNS)), np.int32)
     status = np.zeros(count, np.int32)
     run_chunk(config.arrays, sids, params, seed, 0, count, scores, standing, seat_stats, game_stats, status)
     assert not status.any()
