@@ -261,11 +261,11 @@ def _setup(arrays, scratch, chance, trace, record):
             trace[g[G_T]] = picks[k]
             g[G_T] += 1
 
-    for s in range(MARKET):
+    for s in range(MARKET):      # R_SUPPLY is the supply left after the market and start coins
         market[s] = _draw(pile, discard, g, chance, trace, record)
-        mcoins[s] = _from_supply(g, rules[R_MARKET_COIN])
+        mcoins[s] = rules[R_MARKET_COIN]
     for p in range(players):
-        seat[p, S_COINS] = _from_supply(g, rules[R_START_COINS + p])
+        seat[p, S_COINS] = rules[R_START_COINS + p]
     for card in range(N_CARDS):
         p = obs[OBS_OWNER + card]
         if p >= 0:
@@ -296,8 +296,12 @@ def _legal_actions(p, market, seat, g, opts):
 
 @nb.njit(cache=True)
 def _show(p, market, mcoins, seat, g, obs):
-    """Bring the per-decision part of ``obs`` up to date for seat ``p``. Jit-compiled."""
+    """Bring the per-decision part of ``obs`` up to date for seat ``p`` (no pay card: a PAY decision sets it).
+
+    Jit-compiled.
+    """
     obs[OBS_SEAT] = p
+    obs[OBS_CARD] = -1
     obs[OBS_COINS] = seat[p, S_COINS]
     obs[OBS_PILE] = g[G_END] - g[G_POS]
     obs[OBS_DISCARD] = g[G_DISCARD]
