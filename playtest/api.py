@@ -50,9 +50,6 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written."""
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    if not g.min_players <= players <= g.max_players and str(players) not in g.default_setup().get("players", {}):
-        raise SetupError("players", f"{g.title} is played by {g.min_players} to {g.max_players} players; "
-                         f"got {players}")
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
     config = g.configure(players, variant, override)
     sset = strategy_set(game)

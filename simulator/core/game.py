@@ -68,6 +68,7 @@ class Game:
     play_reference: Callable | None = None  # (config, seed) -> one game by the reference engine,
     #                                         `random` in every seat (for the benchmark)
     bench_games: int = 200_000  # games per benchmark measurement
+    open_tables: tuple = ("players",)  # setup tables where --setup may add keys (see core.setup.merge)
 
     def default_setup(self):
         """Return the game's shipped setup table as a dict."""
@@ -77,5 +78,5 @@ class Game:
         """Merge ``override`` (a dict) over the default table, validate it and compile it."""
         setup = self.default_setup()
         if override:
-            setup = merge(setup, override)
+            setup = merge(setup, override, self.open_tables)
         return self.compile_setup(setup, players, variant)

@@ -32,12 +32,22 @@ def read_toml(path):
         raise SetupError("", f"{path} is not valid TOML: {exc}") from None
 
 
-def merge(base, override):
-    """Return ``base`` with ``override`` merged in (tables key by key, everything else replaced)."""
+def merge(base, override, open_tables=("players",), _path=""):
+    """Return ``base`` with ``override`` merged in (tables key by key, everything else replaced).
+
+    A key the base table does not have is refused (a misspelt key would
+    otherwise be ignored without a word), except inside ``open_tables``,
+    dotted paths of tables whose keys are data, such as ``players`` (a row
+    per player count: a new row adds a player count).
+    """
     out = copy.deepcopy(base)
     for key, value in override.items():
+        where = f"{_path}.{key}" if _path else str(key)
+        if key not in out and _path not in open_tables:
+            known = ", ".join(sorted(map(str, out))) or "none"
+            raise SetupError(where, f"is not a key of the setup table (known here: {known})")
         if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
+            out[key] = merge(out[key], value, open_tables, where)
         else:
             out[key] = copy.deepcopy(value)
     return out
@@ -80,7 +90,8 @@ def player_row(setup, players):
     row = rows.get(str(players))
     if row is None:
         have = ", ".join(sorted(rows, key=lambda k: int(k) if k.isdigit() else 0))
-        raise SetupError(f"players.{players}", f"no row for {players} players (rows exist for {have})")
+        raise SetupError(f"players.{players}", f"the table has no row for {players} players (it has rows for "
+                         f"{have}); add a [players.{players}] row with --setup to try {players} players")
     if not isinstance(row, dict):
         raise SetupError(f"players.{players}", f"must be a table, got {row!r}")
     return row

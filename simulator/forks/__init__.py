@@ -24,4 +24,5 @@ GAME = Game(
     reference=reference.replay,
     play_reference=reference.play_random,
     bench_games=1_000_000,
+    open_tables=("players", "deck.extra"),
 )

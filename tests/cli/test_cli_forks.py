@@ -66,7 +66,7 @@ def test_setup_override_changes_the_game(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["simulate", "chess"], "Invalid value for 'GAME'"),
     (["simulate", "forks", "--strategy", "genius"], "unknown strategy 'genius'"),
-    (["simulate", "forks", "--players", "7"], "played by 2 to 6 players"),
+    (["simulate", "forks", "--players", "7"], "no row for 7 players (it has rows for 2, 3, 4, 5, 6)"),
     (["simulate", "forks", "--games", "-5"], "-5 is not in the range"),
     (["simulate", "forks", "--setup", "missing.toml"], "file not found: missing.toml"),
     (["simulate", "forks", "--variant", "turbo"], "unknown variant 'turbo'"),
@@ -87,6 +87,8 @@ def test_bad_input_is_one_clear_line(tmp_path, args, message):
     ("[players.4]\nremove = 'four'\n", "players.4.remove: must be a whole number"),
     ("[tiebreak]\norder = ['red', 'red', 'yellow', 'blue', 'grey']\n", "tiebreak.order"),
     ("[deck]\nvalues = [3, 4, 5\n", "is not valid TOML"),
+    ("[players.4]\nremov = 5\n", "players.4.remov: is not a key of the setup table"),
+    ("[tiebreak]\noder = ['red']\n", "tiebreak.oder: is not a key"),
 ])
 def test_unplayable_setup_table_is_refused_and_nothing_written(tmp_path, table, key):
     path = tmp_path / "t.toml"
@@ -117,6 +119,16 @@ def test_existing_output_needs_force_and_resume_continues(tmp_path):
                        "--resume")
     assert different.exit_code == 2 and "differs in seed" in different.output
     assert invoke(*args, "--force").exit_code == 0
+
+
+def test_a_setup_row_adds_a_player_count(tmp_path):
+    # 7 players: 55 cards, remove 13, 0 initial marketing -> 42 = 2 rounds of 3 x 7
+    table = tmp_path / "seven.toml"
+    table.write_text("[players.7]\nremove = 13\ninitial_marketing = 0\nremove_values = []\nreveal_after_round = 0\n")
+    result = invoke("simulate", "forks", "--players", 7, "--games", 500, "--setup", table, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert len(report["seats"]) == 7 and report["manifest"]["players"] == 7
 
 
 def test_until_ci_stops_when_intervals_are_narrow(tmp_path):
