@@ -116,23 +116,28 @@ class StrategySet:
                 self.engine, dispatch, cache=cache, sources=[make_dispatch, *(s.decide for s in self.builtins)])
         return self._kernels["run"], self._kernels["trace"]
 
+    def lineup(self, names, players):
+        """``(id, Strategy)`` per seat from one name (a text, or a list of one) for every seat, or one per seat."""
+        names = [names] if isinstance(names, str) else list(names)
+        if len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise StrategyError(f"give one strategy for all seats or one per seat: got {len(names)} for "
+                                f"{players} players")
+        return [self.get(n) for n in names]
+
     def seats(self, names, players, overrides=None):
         """Resolve strategy names (one for all seats, or one per seat) into ids and a parameter matrix.
 
         ``overrides`` maps a strategy name to a replacement parameter vector.
         """
-        if len(names) == 1:
-            names = list(names) * players
-        if len(names) != players:
-            raise StrategyError(f"give one strategy for all seats or one per seat: got {len(names)} for "
-                                f"{players} players")
-        chosen = [self.get(n) for n in names]
+        chosen = self.lineup(names, players)
         vectors = [(overrides or {}).get(s.name, s.params) for _, s in chosen]
         width = max([1] + [len(v) for v in vectors])
         params = np.zeros((players, width), dtype=np.float64)
         for p, v in enumerate(vectors):
             params[p, :len(v)] = v
-        return np.array([sid for sid, _ in chosen], dtype=np.int64), params, list(names)
+        return np.array([sid for sid, _ in chosen], dtype=np.int64), params, [s.name for _, s in chosen]
 
 
 def make_dispatch(functions):

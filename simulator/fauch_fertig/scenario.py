@@ -198,21 +198,11 @@ class ScenarioSource(PlaySource):
 
 
 def _strategies(spec, players, strategies, seed):
-    names = spec.get("strategies", ["random"])
-    if isinstance(names, str):
-        names = [names]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise SetupError("strategies", f"give one strategy or one per player ({players}), got {len(names)}")
-    players_ = []
-    for seat, name in enumerate(names):
-        try:
-            _, strategy = strategies.get(name)
-        except ValueError as exc:
-            raise SetupError("strategies", str(exc)) from None
-        players_.append(numba_player(strategy.decide, strategy.params, seed, seat))
-    return players_, list(names)
+    try:
+        chosen = [s for _, s in strategies.lineup(spec.get("strategies", "random"), players)]
+    except ValueError as exc:  # an unknown name, or a count that is neither 1 nor the player count
+        raise SetupError("strategies", str(exc)) from None
+    return [numba_player(s.decide, s.params, seed, seat) for seat, s in enumerate(chosen)], [s.name for s in chosen]
 
 
 def _place_seat(table, player, row, cards, key):

@@ -61,22 +61,13 @@ def _seat(value, names, where):
 
 def _chooser(table, rules, strategies):
     """``choose(view)`` for unscripted cards: the named strategy of the seat."""
-    names = table.get("strategies", ["random"])
-    if isinstance(names, str):
-        names = [names]
-    if len(names) == 1:
-        names = names * rules.players
-    if len(names) != rules.players:
-        raise SetupError("strategies", f"give one strategy or one per player ({rules.players}), got {len(names)}")
+    try:
+        chosen = [s for _, s in strategies.lineup(table.get("strategies", "random"), rules.players)]
+    except ValueError as exc:  # an unknown name, or a count that is neither 1 nor the player count
+        raise SetupError("strategies", str(exc)) from None
     seed = table.get("seed", 0)
-    players = []
-    for seat, name in enumerate(names):
-        try:
-            _, strategy = strategies.get(name)
-        except ValueError as exc:
-            raise SetupError("strategies", str(exc)) from None
-        players.append(numba_player(strategy.decide, strategy.params, seed, seat))
-    return lambda view: players[view.seat](view), list(names)
+    players = [numba_player(s.decide, s.params, seed, seat) for seat, s in enumerate(chosen)]
+    return lambda view: players[view.seat](view), [s.name for s in chosen]
 
 
 def scenario(table, strategies):
