@@ -20,6 +20,7 @@ run: install
 	$(VENV)/bin/playtest report runs/default --out runs/default/report.html
 
 test: install
+	$(PY) -m ruff check simulator strategies analyses reports playtest tests
 	$(PY) -m pytest -q
 
 bench: install

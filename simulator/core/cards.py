@@ -1,4 +1,4 @@
-"""Shuffle and deal helpers for flat card arrays. All functions are jit-compiled."""
+"""Deck helpers for flat card arrays. All functions are jit-compiled."""
 
 import numba as nb
 
@@ -11,14 +11,6 @@ def fresh_deck(deck, n, chance):
     for i in range(n):
         deck[i] = i
     shuffle(deck, n, chance)
-
-
-@nb.njit(cache=True)
-def deal(deck, pos, out, k):
-    """Copy ``deck[pos:pos+k]`` into ``out[:k]`` and return the new deck position. Jit-compiled."""
-    for j in range(k):
-        out[j] = deck[pos + j]
-    return pos + k
 
 
 @nb.njit(cache=True)

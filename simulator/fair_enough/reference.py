@@ -15,7 +15,7 @@ tests can also set up a position by hand and play single turns.
 import random as _random
 from dataclasses import dataclass, field
 
-from simulator.fair_enough.layout import (NONE, PREORDER, QUEUE, ROUNDS, SOLD_OUT, SPECIAL_NAMES, STANDING_SCALE,
+from simulator.fair_enough.layout import (PREORDER, QUEUE, ROUNDS, SOLD_OUT, SPECIAL_NAMES, STANDING_SCALE,
                                           T_PLACE, T_SECURE, T_SHUFFLE, T_TAKE)
 
 SET_MIN = 3            # a set scores from three cards of a kind

@@ -10,7 +10,6 @@ tiebreak order, round and deck size) and their own random stream ``rng``.
 """
 
 import numba as nb
-import numpy as np
 
 from simulator.core.rng import randint
 from simulator.forks.layout import (INVEST, KEEP, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_TIEBREAK,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from playtest import api
-from simulator.forks.reference import Card, Rules, Table, play, score_hand
+from simulator.forks.reference import Card, Table, play, score_hand
 
 from tests_support import forks_rules
 
