@@ -307,15 +307,26 @@ def trace_one(spec, trace_game, game_index, rotation=None):
     It is the same game as row ``game_index`` of the batch (with ``rotation``
     when the run rotates seats).
     """
-    players = spec.config.players
     _, names, sids, params = rotations(spec)[rotation or 0]
-    scores = np.empty(players, np.int32)
-    standing = np.empty(players, np.int64)
-    seat_stats = np.zeros((players, max(1, len(spec.game.seat_columns))), np.int32)
-    game_stats = np.zeros(max(1, len(spec.game.game_columns)), np.int32)
-    trace = np.zeros(spec.config.trace_len, np.int64)
-    n = trace_game(spec.config.arrays, sids, params, spec.seed, game_index, scores, standing, seat_stats,
-                   game_stats, trace)
+    n, trace, scores, _, seat_stats, game_stats = traced_game(spec.game, spec.config, trace_game, sids, params,
+                                                              spec.seed, game_index)
     if n < 0:
         raise StrategyFailure.illegal(names, -n - 1, game_index, spec.seed)
-    return trace[:n], scores, seat_stats, game_stats
+    return trace, scores, seat_stats, game_stats
+
+
+def traced_game(game, config, trace_game, sids, params, seed, game_index):
+    """Allocate the outputs the game's columns call for and play one traced game.
+
+    Returns ``(n, trace, scores, standing, seat_stats, game_stats)`` where
+    ``n`` is the kernel's return value (negative: -(1+seat) of an illegal
+    choice) and ``trace`` is cut to its length.
+    """
+    players = config.players
+    scores = np.empty(players, np.int32)
+    standing = np.empty(players, np.int64)
+    seat_stats = np.zeros((players, max(1, len(game.seat_columns))), np.int32)
+    game_stats = np.zeros(max(1, len(game.game_columns)), np.int32)
+    trace = np.zeros(config.trace_len, np.int64)
+    n = trace_game(config.arrays, sids, params, seed, game_index, scores, standing, seat_stats, game_stats, trace)
+    return n, trace[:max(n, 0)], scores, standing, seat_stats, game_stats

@@ -1,10 +1,9 @@
 """Shared fixtures for the Fauch & Fertig tests: configurations, compiled kernels, a game tracer."""
 
-import numpy as np
 import pytest
 
+from simulator.core.batch import traced_game
 from simulator.fauch_fertig import GAME
-from simulator.fauch_fertig.engine import GAME_COLUMNS, SEAT_COLUMNS
 from strategies.fauch_fertig import strategy_set
 
 
@@ -24,15 +23,9 @@ def trace_one(strategies, kernels):
     _, trace_game = kernels
 
     def run(config, names, seed, game):
-        players = config.players
-        sids, params, _ = strategies.seats(names, players)
-        scores = np.zeros(players, np.int32)
-        standing = np.zeros(players, np.int64)
-        seat_stats = np.zeros((players, len(SEAT_COLUMNS)), np.int32)
-        game_stats = np.zeros(len(GAME_COLUMNS), np.int32)
-        trace = np.zeros(config.trace_len, np.int64)
-        n = trace_game(config.arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace)
-        return trace[:max(n, 0)], scores, standing, seat_stats, game_stats, n
+        sids, params, _ = strategies.seats(names, config.players)
+        n, *outputs = traced_game(GAME, config, trace_game, sids, params, seed, game)
+        return (*outputs, n)
 
     return run
 

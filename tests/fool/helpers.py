@@ -2,27 +2,21 @@
 
 import numpy as np
 
-from simulator.core.setup import read_toml
+from simulator.core.batch import traced_game
+from simulator.fool import GAME
 from simulator.fool.engine import GAME_COLUMNS, SEAT_COLUMNS
 from simulator.fool.reference import WILD, Card
-from simulator.fool.setup import SETUP_PATH, compile_setup
 
 
 def config(players):
-    return compile_setup(read_toml(SETUP_PATH), players, "standard")
+    return GAME.configure(players)
 
 
 def trace_one(trace_game, cfg, sids, params, seed, game):
     """Play one traced game; return (trace, scores, seat_stats, game_stats)."""
-    players = cfg.players
-    scores = np.empty(players, np.int32)
-    standing = np.empty(players, np.int64)
-    seat_stats = np.zeros((players, len(SEAT_COLUMNS)), np.int32)
-    game_stats = np.zeros(len(GAME_COLUMNS), np.int32)
-    trace = np.zeros(cfg.trace_len, np.int64)
-    n = trace_game(cfg.arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace)
+    n, trace, scores, _, seat_stats, game_stats = traced_game(GAME, cfg, trace_game, sids, params, seed, game)
     assert n > 0, f"illegal choice by seat {-n - 1}"
-    return trace[:n], scores, seat_stats, game_stats
+    return trace, scores, seat_stats, game_stats
 
 
 def run_games(run_chunk, cfg, sids, params, seed, start, count):
