@@ -23,6 +23,8 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
+from simulator.core.state import is_terminal, to_move, trace_length
+
 
 def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     """Compile ``template`` with the given global ``names`` bound (e.g. ``decide=dispatch``).
@@ -84,43 +86,72 @@ def source_fingerprint(functions):
 def bind_engine(engine, decide, *, cache, sources=()):
     """Return ``(run_chunk, trace_game)`` for an engine module bound to the dispatcher ``decide``.
 
-    The engine module provides ``new_scratch(arrays, params)`` (jit-compiled:
-    one thread's working arrays) and the template ``play_game`` (calls
-    ``decide``). An engine whose ``play_game`` creates no array and no view
-    (no slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
+    The engine module implements the state verbs of ``simulator.core.state``
+    (``new_state``, ``reset``, ``apply``, ``result``...) and the template
+    ``choose`` (calls ``decide``); the game loop ``play_game`` below plays
+    through them. An engine whose verbs create no array and no view (no
+    slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
     without reference counting, which makes every call into a strategy
     cheaper (2-3x faster games on Forks). ``sources`` are the decision
     functions behind ``decide``; with ``cache`` their sources key the cache
     files.
+
+    An engine not yet converted to the state verbs provides its own
+    ``play_game`` template and ``new_scratch`` instead.
     """
-    tag = source_fingerprint([engine.play_game, *sources]) if cache else ""
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
-    play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
-    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_scratch=engine.new_scratch)
-    trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_scratch=engine.new_scratch)
+    if hasattr(engine, "choose"):
+        tag = source_fingerprint([engine.choose, *sources]) if cache else ""
+        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
+        play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
+                    apply=engine.apply, result=engine.result)
+        new = engine.new_state
+    else:  # transition: an engine with its own game template
+        tag = source_fingerprint([engine.play_game, *sources]) if cache else ""
+        play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
+        new = engine.new_scratch
+    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_state=new)
+    trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=new)
     return run, trace
 
 
-BLOCK = 256  # games per scratch allocation in run_chunk
+def play_game(arrays, sids, params, seed, game, state, scores, standing, seat_stats, game_stats, trace, record):
+    """Kernel template: play game ``game`` of run ``seed`` through the state verbs.
+
+    Returns the trace length (0 unless ``record``), or -(1+seat) if that
+    seat's strategy chose illegally. Writes the outputs of
+    ``simulator.core.game`` (the game columns include ``finished``).
+    """
+    reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
+    while not is_terminal(state):
+        action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
+        if action < 0:
+            return -(1 + to_move(state))
+        apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
+    result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+    return trace_length(state)
+
+
+BLOCK = 256  # games per state allocation in run_chunk
 
 
 def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
     """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``).
 
-    Each block of ``BLOCK`` games shares one scratch allocation; game ``k``
+    Each block of ``BLOCK`` games shares one state allocation; game ``k``
     writes only row ``k`` of the outputs, so blocks run on any thread.
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.empty(0, np.int64)
     for b in nb.prange(n_blocks):
-        scratch = new_scratch(arrays, params)  # noqa: F821 (bound)
+        state = new_state(arrays, params)  # noqa: F821 (bound)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            r = play_game(arrays, sids, params, seed, start + k, scratch,  # noqa: F821 (bound)
+            r = play_game(arrays, sids, params, seed, start + k, state,  # noqa: F821 (bound)
                           scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
             status[k] = -r if r < 0 else 0
 
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_scratch(arrays, params),  # noqa: F821 (bound)
+    return play_game(arrays, sids, params, seed, game, new_state(arrays, params),  # noqa: F821 (bound)
                      scores, standing, seat_stats, game_stats, trace, True)

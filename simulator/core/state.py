@@ -1,0 +1,80 @@
+"""The game-state record every engine shares, and the verbs read from it.
+
+Every engine represents a game in progress as a *state*: a tuple of numpy
+arrays allocated once per thread by the engine's ``new_state(arrays,
+params)`` and reused game after game. Two entries are common to all games:
+
+* ``state[0]``, the int64 *head*: the common slots below, then the game's own
+  scalar slots (from ``HEAD`` on);
+* ``state[1]``, the random streams ``uint64[players + 1, 4]``: lane 0 is
+  chance, lane ``1 + seat`` that seat's strategy (see ``simulator.core.rng``).
+
+The rest of the tuple is the game's own (deck, hands, markets...), followed by
+per-thread buffers that are not part of the game (the observation and option
+arrays handed to strategies); an engine's ``copy_state`` copies the game, not
+the buffers.
+
+An engine module implements, jit-compiled, with these exact names (see
+``docs/architecture.md``, "Engines as states")::
+
+    new_state(arrays, params) -> state        allocate (the only allocation)
+    reset(state, arrays, seed, game, trace, record)
+        deal game ``game`` of run ``seed`` and run chance up to the first decision
+    legal_actions(state, arrays, actions) -> n
+        the seat to move's legal actions, as small integers, into actions[:n]
+    apply(state, arrays, action, trace, record)
+        the seat to move takes ``action``; chance and forced steps run up to the
+        next decision or the end
+    result(state, arrays, scores, standing, seat_stats, game_stats)
+        the final outputs (the game columns include ``finished``)
+    observe(state, arrays, seat, obs)
+        what ``seat`` sees, in the layout its strategies read
+    copy_state(src, dst)
+    determinize(state, arrays, seat, rng)
+        resample in place everything ``seat`` cannot see, consistently with
+        everything it has seen, drawing from the stream ``rng``
+
+and the template ``choose(state, arrays, sids, params) -> action`` (plain
+Python calling the bound global ``decide``: the seat to move's strategy picks
+one of its options; -1 for an illegal pick). An action id means the same move
+in every determinization of the deciding seat's information, so a search
+player can share statistics across them.
+"""
+
+import numba as nb
+
+H_TO_MOVE = 0   # the seat whose decision it is; -1 once the game is over
+H_KIND = 1      # the kind of that decision (the game's layout names them)
+H_TRACE = 2     # entries of the trace written so far (with ``record``)
+H_FINISHED = 3  # 1 when the game ended by its rules, 0 when a safety cap stopped it
+HEAD = 4        # the game's own head slots start here
+
+
+@nb.njit(cache=True, inline="always")
+def to_move(state):
+    """The seat whose decision it is (-1 when the game is over). Jit-compiled."""
+    return state[0][H_TO_MOVE]
+
+
+@nb.njit(cache=True, inline="always")
+def is_terminal(state):
+    """True once the game is over (ended or capped). Jit-compiled."""
+    return state[0][H_TO_MOVE] < 0
+
+
+@nb.njit(cache=True, inline="always")
+def decision_kind(state):
+    """The kind of the pending decision (game-defined). Jit-compiled."""
+    return state[0][H_KIND]
+
+
+@nb.njit(cache=True, inline="always")
+def trace_length(state):
+    """Entries of the trace written so far. Jit-compiled."""
+    return state[0][H_TRACE]
+
+
+@nb.njit(cache=True, inline="always")
+def finished(state):
+    """True when the game ended by its rules (not by a safety cap). Jit-compiled."""
+    return state[0][H_FINISHED] == 1
