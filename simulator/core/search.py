@@ -1,0 +1,188 @@
+"""Information-set Monte Carlo tree search over the state verbs, for every game.
+
+The player is *single-observer information-set MCTS* (SO-ISMCTS; Cowling,
+Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
+4(2), 2012, algorithm 2). One tree is grown from the searching seat's
+information set. Each iteration
+
+1. copies the live state and *determinizes* it for the searching seat (the
+   engine's ``determinize`` resamples everything that seat cannot see; the
+   search then reseeds every random lane, chance included, from its own
+   stream, so nothing hidden in the live state's streams can leak in);
+2. descends the tree, at each node considering only the children whose
+   action is legal in this determinization, by UCB1 with availability counts
+   (``reward / visits + c * sqrt(ln(availability) / visits)``);
+3. expands one untried legal action;
+4. plays the game to its end with the rollout policy (uniform over legal
+   actions, or a built-in heuristic for every seat);
+5. credits every node on the path with the win share (1/k of a k-way shared
+   win, as in the results) of the seat that moved into it.
+
+The decision is the root child visited most often. Actions are the engine's
+action ids, which mean the same move in every determinization of the
+searching seat's information; opponents' nodes merge actions across
+determinizations, the usual SO-ISMCTS simplification (see the paper, 4.2).
+
+A search seat's parameter vector (``strategies.registry`` documents and
+validates it): ``[iterations, exploration, rollout, rollout params...]`` where
+``rollout`` is -1 for uniform random rollouts or the strategy id of a
+built-in heuristic, whose parameter vector follows. The search draws only from
+its own seat's stream, so it is reproducible like every strategy.
+
+``new_search`` and ``search`` are templates: ``simulator.core.kernels``
+binds them to an engine's verbs (``new_state``, ``copy_state``,
+``determinize``, ``legal_actions``, ``apply``, ``result``, ``choose``), its
+``MAX_ACTIONS`` and the search strategy's id ``SEARCH_SID``.
+"""
+
+import math
+
+import numba as nb
+import numpy as np
+
+from simulator.core.rng import next_u64, randint
+from simulator.core.state import is_terminal, to_move
+
+P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_ROLLOUT_PARAMS = range(4)
+MAX_ITERATIONS = 1 << 20   # the tree of one decision holds at most this many nodes (+1)
+
+
+def new_search(arrays, params, sids):
+    """Template: one thread's search buffers, sized for the largest budget among the search seats."""
+    cap = 1
+    for s in range(sids.size):
+        if sids[s] == SEARCH_SID:  # noqa: F821 (bound)
+            cap = max(cap, int(params[s, P_ITERATIONS]) + 1)
+    return (new_state(arrays, params),                  # noqa: F821 (bound)  the determinized copy
+            np.empty(cap, np.int64),                    # parent
+            np.empty(cap, np.int64),                    # action that leads to the node
+            np.empty(cap, np.int64),                    # seat that took it
+            np.empty(cap, np.int64),                    # first child
+            np.empty(cap, np.int64),                    # next sibling
+            np.empty(cap, np.float64),                  # visits
+            np.empty(cap, np.float64),                  # availability
+            np.empty(cap, np.float64),                  # summed win share of the seat that moved
+            np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  legal actions
+            np.zeros(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  stamp: action legal here
+            np.zeros(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  stamp: action has a child here
+            np.zeros(1, np.int64),                      # stamp counter
+            np.empty(4, np.uint64),                     # the searching seat's stream
+            np.empty(sids.size, np.int64),              # rollout strategy per seat
+            np.zeros(params.shape, np.float64),         # rollout parameters per seat
+            np.empty(sids.size, np.float64),            # a rollout's win share per seat
+            np.empty(0, np.int64))                      # no trace
+
+
+@nb.njit(cache=True)
+def _win_shares(standing, share):
+    """``share[p]``: seat p's win share of a finished game (1/k for each of k tied leaders). Jit-compiled."""
+    top = standing[0]
+    for p in range(standing.size):
+        top = max(top, standing[p])
+    k = 0
+    for p in range(standing.size):
+        if standing[p] == top:
+            k += 1
+    for p in range(standing.size):
+        share[p] = 1.0 / k if standing[p] == top else 0.0
+
+
+def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
+    """Template: the action the search seat to move takes in ``state`` (which is left unchanged).
+
+    ``scores``, ``standing``, ``seat_stats`` and ``game_stats`` are the game's
+    output rows, used as scratch for the rollouts' results (the caller writes
+    the real result after the game).
+    """
+    (work, parent, action, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
+     rsids, rparams, share, no_trace) = buf
+    me = to_move(state)
+    iterations = int(params[me, P_ITERATIONS])
+    c = params[me, P_EXPLORATION]
+    rollout = int(params[me, P_ROLLOUT])
+    rngs = state[1]
+    for k in range(4):
+        rng[k] = rngs[1 + me, k]
+    for s in range(sids.size):
+        rsids[s] = rollout
+        for j in range(params.shape[1]):
+            src = P_ROLLOUT_PARAMS + j
+            rparams[s, j] = params[me, src] if src < params.shape[1] else 0.0
+    parent[0], child[0], visits[0] = -1, -1, 0.0
+    nodes = 1
+    for _ in range(iterations):
+        copy_state(state, work)  # noqa: F821 (bound)
+        determinize(work, arrays, me, rng)  # noqa: F821 (bound)
+        wrngs = work[1]
+        for lane in range(wrngs.shape[0]):
+            for k in range(4):
+                wrngs[lane, k] = next_u64(rng)
+        node = 0
+        expanded = False
+        while not expanded and not is_terminal(work):
+            n = legal_actions(work, arrays, acts)  # noqa: F821 (bound)
+            stamp[0] += 1
+            for i in range(n):
+                legal[acts[i]] = stamp[0]
+            best, best_value = -1, -1e300
+            ch = child[node]
+            while ch >= 0:
+                a = action[ch]
+                if legal[a] == stamp[0]:
+                    tried[a] = stamp[0]
+                    avail[ch] += 1.0
+                    value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                    if value > best_value:
+                        best, best_value = ch, value
+                ch = sibling[ch]
+            untried = 0
+            for i in range(n):
+                if tried[acts[i]] != stamp[0]:
+                    untried += 1
+            if untried > 0 and nodes < parent.size:
+                pick = randint(rng, untried)
+                for i in range(n):
+                    if tried[acts[i]] != stamp[0]:
+                        if pick == 0:
+                            a = acts[i]
+                            break
+                        pick -= 1
+                k = nodes
+                nodes += 1
+                parent[k], action[k], mover[k] = node, a, to_move(work)
+                child[k], sibling[k], child[node] = -1, child[node], k
+                visits[k], avail[k], reward[k] = 0.0, 1.0, 0.0
+                node = k
+                expanded = True
+            elif best >= 0:
+                node = best
+                a = action[best]
+            else:  # the tree is full and no child is legal here: roll out from this node
+                break
+            apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
+        while not is_terminal(work):
+            if rollout < 0:
+                n = legal_actions(work, arrays, acts)  # noqa: F821 (bound)
+                a = acts[randint(rng, n)]
+            else:
+                a = choose(work, arrays, rsids, rparams)  # noqa: F821 (bound)
+            apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
+        result(work, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+        _win_shares(standing, share)
+        while node > 0:
+            visits[node] += 1.0
+            reward[node] += share[mover[node]]
+            node = parent[node]
+        visits[0] += 1.0
+    for k in range(4):
+        rngs[1 + me, k] = rng[k]
+    best, most = -1, -1.0
+    ch = child[0]
+    while ch >= 0:
+        if visits[ch] > most or (visits[ch] == most and action[ch] < action[best]):
+            best, most = ch, visits[ch]
+        ch = sibling[ch]
+    if best < 0:
+        legal_actions(state, arrays, acts)  # noqa: F821 (bound)
+        return acts[0]
+    return action[best]
