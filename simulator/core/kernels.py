@@ -23,6 +23,7 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
+from simulator.core import search
 from simulator.core.state import is_terminal, to_move, trace_length
 
 
@@ -113,6 +114,20 @@ def bind_engine(engine, decide, *, cache, sources=()):
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_state=new)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=new)
     return run, trace
+
+
+def bind_search(verbs, *, cache, tag="", search_sid):
+    """Return ``(new_search, search)`` of ``simulator.core.search`` bound to an engine's verbs.
+
+    ``verbs`` maps the names the search templates call (``new_state``,
+    ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
+    ``apply``, ``result``, ``choose``, ``MAX_ACTIONS``) to the engine's
+    functions and constants; ``search_sid`` is the search strategy's id.
+    """
+    names = dict(verbs, SEARCH_SID=search_sid)
+    allowed = bind(search.allowed_actions, cache=cache, parallel=False, tag=tag, **names)
+    return (bind(search.new_search, cache=cache, parallel=False, tag=tag, **names),
+            bind(search.search, cache=cache, parallel=False, tag=tag, allowed_actions=allowed, **names))
 
 
 def play_game(arrays, sids, params, seed, game, state, scores, standing, seat_stats, game_stats, trace, record):

@@ -23,11 +23,15 @@ action ids, which mean the same move in every determinization of the
 searching seat's information; opponents' nodes merge actions across
 determinizations, the usual SO-ISMCTS simplification (see the paper, 4.2).
 
-A search seat's parameter vector (``strategies.registry`` documents and
-validates it): ``[iterations, exploration, rollout, rollout params...]`` where
-``rollout`` is -1 for uniform random rollouts or the strategy id of a
-built-in heuristic, whose parameter vector follows. The search draws only from
-its own seat's stream, so it is reproducible like every strategy.
+A search seat's parameter vector (``strategies.search`` documents and
+validates it): ``[iterations, exploration, rollout, forbid, rollout params...]``
+where ``rollout`` is -1 for uniform random rollouts or the strategy id of a
+built-in heuristic, whose parameter vector follows, and ``forbid`` a bit mask
+of the engine's action classes (``ACTION_CLASSES``) the seat never takes when
+it has another option: in the game, in its tree and in its random rollouts
+(restricted play; a heuristic rollout policy is not restricted). The search
+draws only from its own seat's stream, so it is reproducible like every
+strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,
@@ -43,7 +47,7 @@ import numpy as np
 from simulator.core.rng import next_u64, randint
 from simulator.core.state import is_terminal, to_move
 
-P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_ROLLOUT_PARAMS = range(4)
+P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_ROLLOUT_PARAMS = range(5)
 MAX_ITERATIONS = 1 << 20   # the tree of one decision holds at most this many nodes (+1)
 
 
@@ -87,6 +91,23 @@ def _win_shares(standing, share):
         share[p] = 1.0 / k if standing[p] == top else 0.0
 
 
+def allowed_actions(state, arrays, actions, forbid):
+    """Template: the legal actions of the seat to move, less those of the classes in ``forbid``.
+
+    Writes them into ``actions[:n]`` and returns ``n``; when every legal
+    action is forbidden, all of them stay (the rules come first).
+    """
+    n = legal_actions(state, arrays, actions)  # noqa: F821 (bound)
+    if forbid == 0:
+        return n
+    m = 0
+    for i in range(n):
+        if action_class(state, arrays, actions[i]) & forbid == 0:  # noqa: F821 (bound)
+            actions[m] = actions[i]
+            m += 1
+    return m if m > 0 else legal_actions(state, arrays, actions)  # noqa: F821 (bound)
+
+
 def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
     """Template: the action the search seat to move takes in ``state`` (which is left unchanged).
 
@@ -100,6 +121,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
     rollout = int(params[me, P_ROLLOUT])
+    forbid = int(params[me, P_FORBID])
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -120,7 +142,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         node = 0
         expanded = False
         while not expanded and not is_terminal(work):
-            n = legal_actions(work, arrays, acts)  # noqa: F821 (bound)
+            n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
             stamp[0] += 1
             for i in range(n):
                 legal[acts[i]] = stamp[0]
@@ -162,7 +184,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
         while not is_terminal(work):
             if rollout < 0:
-                n = legal_actions(work, arrays, acts)  # noqa: F821 (bound)
+                n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
                 a = acts[randint(rng, n)]
             else:
                 a = choose(work, arrays, rsids, rparams)  # noqa: F821 (bound)
@@ -182,7 +204,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         if visits[ch] > most or (visits[ch] == most and action[ch] < action[best]):
             best, most = ch, visits[ch]
         ch = sibling[ch]
-    if best < 0:
-        legal_actions(state, arrays, acts)  # noqa: F821 (bound)
+    if best < 0:  # no iteration: the first allowed action
+        allowed_actions(state, arrays, acts, forbid)
         return acts[0]
     return action[best]

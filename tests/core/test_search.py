@@ -4,20 +4,17 @@ import numpy as np
 import pytest
 
 import toy_nim
-from simulator.core import search
-from simulator.core.kernels import bind
+from simulator.core.kernels import bind_search
 
-VERBS = dict(new_state=toy_nim.new_state, copy_state=toy_nim.copy_state, determinize=toy_nim.determinize,
-             legal_actions=toy_nim.legal_actions, apply=toy_nim.apply, result=toy_nim.result,
-             choose=toy_nim.choose, MAX_ACTIONS=toy_nim.MAX_ACTIONS, SEARCH_SID=0)
-SEARCH = bind(search.search, cache=False, parallel=False, **VERBS)
-NEW_SEARCH = bind(search.new_search, cache=False, parallel=False, **VERBS)
+VERBS = {name: getattr(toy_nim, name) for name in ("new_state", "copy_state", "determinize", "legal_actions",
+                                                   "action_class", "apply", "result", "choose", "MAX_ACTIONS")}
+NEW_SEARCH, SEARCH = bind_search(VERBS, cache=False, search_sid=0)
 
 
-def decide(pile, iterations=2000, exploration=0.7, rollout=-1, seed=3):
+def decide(pile, iterations=2000, exploration=0.7, rollout=-1, forbid=0, seed=3):
     arrays = (np.int64(pile),)
     sids = np.zeros(2, np.int64)
-    params = np.array([[iterations, exploration, rollout]] * 2, np.float64)
+    params = np.array([[iterations, exploration, rollout, forbid]] * 2, np.float64)
     state = toy_nim.new_state(arrays, params)
     toy_nim.reset(state, arrays, seed, 0, np.empty(0, np.int64), False)
     buf = NEW_SEARCH(arrays, params, sids)
@@ -45,3 +42,14 @@ def test_search_changes_only_its_own_stream_and_is_reproducible():
 def test_a_losing_position_still_returns_a_legal_action():
     action, _, _ = decide(8, iterations=200)
     assert 0 <= action < 3
+
+
+@pytest.mark.parametrize("pile", [7, 3, 11])
+def test_a_forbidden_class_is_never_taken_while_there_is_another_option(pile):
+    action, _, _ = decide(pile, forbid=1)
+    assert action != 2
+
+
+def test_a_forbidden_class_is_taken_when_it_is_the_only_option():
+    assert decide(1, forbid=3)[0] == 0   # only "take one" is legal, and it is forbidden
+    assert decide(4, forbid=3)[0] == 1   # "take two" is all that is allowed (though it loses)

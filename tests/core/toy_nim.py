@@ -13,6 +13,7 @@ from simulator.core.rng import randint, seed_game
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD
 
 MAX_ACTIONS = 3
+ACTION_CLASSES = ("take-three", "take-one")
 PILE, WINNER = HEAD, HEAD + 1
 
 
@@ -62,6 +63,11 @@ def copy_state(src, dst):
 @nb.njit(cache=True)
 def determinize(state, arrays, seat, rng):
     pass
+
+
+@nb.njit(cache=True)
+def action_class(state, arrays, action):
+    return 1 if action == 2 else 2 if action == 0 else 0
 
 
 @nb.njit(cache=True)
