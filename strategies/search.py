@@ -1,0 +1,85 @@
+"""The search player ``mcts``: one strategy in every game, played by ``simulator.core.search``.
+
+Unlike the heuristics, ``mcts`` does not read an observation vector: the game
+loop hands the seat's decision to the search, which works on the game state
+through the engine's verbs and sees only what its seat sees (it determinizes
+every iteration). Its entry in a game's dispatcher is that game's ``random``
+decision function, a placeholder the kernels never call for it.
+
+Parameter vector (``--param mcts=...``)::
+
+    [iterations, exploration, rollout, forbid, rollout params...]
+
+* ``iterations``: search iterations per decision (1 to 2**20);
+* ``exploration``: the UCB1 constant c (0 = greedy);
+* ``rollout``: -1 for uniform random rollouts, or the number of a built-in
+  heuristic in ``playtest strategies GAME`` (0 is the first line) played by
+  every seat in the rollouts; its parameter vector follows ``forbid`` (its
+  defaults when not given);
+* ``forbid``: a bit mask of the game's action classes the seat never takes
+  while it has another option (bit i = class i of ``playtest strategies
+  GAME``); ``playtest restrict`` sets it.
+
+A name ``mcts@N`` is ``mcts`` with ``N`` iterations (several budgets can sit
+at one table, e.g. ``-s mcts@1024 -s mcts@64``).
+"""
+
+import math
+
+from simulator.core.search import MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_ITERATIONS, P_ROLLOUT, P_ROLLOUT_PARAMS
+
+NAME = "mcts"
+DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0)
+SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012): "
+           "params=[iterations, exploration, rollout (-1 random or a strategy number), forbidden classes (bit "
+           "mask), rollout strategy's params...]; mcts@N = N iterations")
+
+
+def split_name(name):
+    """``("mcts", N)`` for ``"mcts@N"``; ``(name, None)`` for any other name.
+
+    Raises ``ValueError`` with a plain message when the budget is not a whole
+    number in range.
+    """
+    base, at, budget = name.partition("@")
+    if not at or base != NAME:
+        return name, None
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
+        raise ValueError(f"{name!r}: the budget after '@' must be a whole number of iterations from 1 to "
+                         f"{MAX_ITERATIONS}")
+    return base, int(budget)
+
+
+def check_vector(vector, heuristics):
+    """Validate an ``mcts`` parameter vector and complete the rollout heuristic's parameters.
+
+    ``heuristics`` lists the game's built-in strategies in id order (as
+    ``(name, default params)``). Returns the full vector; raises
+    ``ValueError`` saying what is wrong.
+    """
+    v = [float(x) for x in vector]
+    if len(v) < P_ROLLOUT_PARAMS:
+        v += list(DEFAULT_PARAMS[len(v):])
+    iterations, exploration, rollout, forbid = (v[P_ITERATIONS], v[P_EXPLORATION], v[P_ROLLOUT], v[P_FORBID])
+    if not all(math.isfinite(x) for x in v):
+        raise ValueError("mcts parameters must be finite numbers")
+    if iterations != int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"mcts iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {iterations:g}")
+    if exploration < 0:
+        raise ValueError(f"mcts exploration must be 0 or more, got {exploration:g}")
+    if forbid != int(forbid) or not 0 <= forbid < 2 ** 31:
+        raise ValueError(f"mcts forbid must be a bit mask (a whole number 0 or more), got {forbid:g}")
+    if rollout == -1:
+        if len(v) > P_ROLLOUT_PARAMS:
+            raise ValueError("mcts with random rollouts (rollout -1) takes 4 parameters, got "
+                             f"{len(v)}")
+        return v
+    choices = [i for i, (name, _) in enumerate(heuristics) if name != NAME]
+    if rollout != int(rollout) or int(rollout) not in choices:
+        raise ValueError(f"mcts rollout must be -1 (random) or a strategy number from "
+                         f"{', '.join(f'{i} ({heuristics[i][0]})' for i in choices)}; got {rollout:g}")
+    name, defaults = heuristics[int(rollout)]
+    extra = v[P_ROLLOUT_PARAMS:] or list(defaults)
+    if len(extra) != len(defaults):
+        raise ValueError(f"the rollout strategy {name!r} takes {len(defaults)} parameters, got {len(extra)}")
+    return v[:P_ROLLOUT_PARAMS] + extra
