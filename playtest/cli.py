@@ -17,7 +17,7 @@ import click
 from playtest import api
 from simulator import games as game_registry
 from simulator.core.batch import RunError
-from simulator.core.setup import SetupError
+from simulator.core.setup import SetupError, read_toml
 from strategies.registry import StrategyError
 
 USER_ERRORS = (SetupError, StrategyError, RunError, game_registry.UnknownGame)
@@ -31,7 +31,8 @@ class PlaytestGroup(click.Group):
     """
 
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
-            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair"}
+            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair",
+            "tune": "playtest.cli_skill:tune"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -86,9 +87,14 @@ def run_options(f):
 
 
 def parse_params(items):
+    """``{name: vector}`` from ``NAME=V1,V2,...`` items; ``NAME=@FILE`` reads ``params`` from a TOML
+    file such as the one ``playtest tune`` writes."""
     params = {}
     for item in items:
         name, _, values = item.partition("=")
+        if values.startswith("@"):
+            params[name.strip()] = _params_file(values[1:])
+            continue
         try:
             params[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
         except ValueError:
@@ -96,6 +102,14 @@ def parse_params(items):
         if not name.strip() or not params[name.strip()]:
             raise click.BadParameter(f"{item!r} is not NAME=number,number,...", param_hint="--param")
     return params
+
+
+def _params_file(path):
+    table = read_toml(path)
+    vector = table.get("params")
+    if not isinstance(vector, list) or not vector or not all(isinstance(v, (int, float)) for v in vector):
+        raise click.BadParameter(f"{path} has no 'params' list of numbers", param_hint="--param")
+    return [float(v) for v in vector]
 
 
 def run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats):
