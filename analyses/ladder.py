@@ -1,0 +1,98 @@
+"""Skill ladders: does a game's seat advantage change as the players get stronger?
+
+A ladder climbs the search player's budget, doubling it level by level
+(``mcts@16``, ``mcts@32``, ...). At every level three runs are played on the
+same deals (one seed):
+
+* *against the level below*: one seat at this budget, the others at half of it
+  (below the first level: ``random``), seats rotated, so the strength gained
+  by doubling the budget is a paired win share over deals;
+* *against the field*: one seat at this budget, the built-in field heuristic in
+  the others, seats rotated;
+* *the seat advantage*: this budget in every seat, not rotated, with the
+  balance verdict of ``analyses.verdict`` (every seat's edge against the
+  margin, simultaneous intervals) and the first seat's edge.
+
+The win shares come from ``analyses.paired.effects`` (the deal is the unit).
+``play`` writes one run directory per run and ``ladder.json``; ``table``
+reads them back.
+"""
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from analyses import paired
+from analyses.runs import open_run
+from analyses.verdict import seat_verdict
+
+MANIFEST = "ladder.json"
+LEVELS = (16, 32, 64, 128, 256)
+
+
+def budgets(first, levels):
+    """``levels`` budgets doubling from ``first``."""
+    return [first * 2 ** i for i in range(levels)]
+
+
+def play(simulate, game, out, *, players, levels, deals, seed, field, on_run=None, **options):
+    """Play the ladder's runs with ``simulate`` (``playtest.api.simulate``) into ``out``; return ``out``.
+
+    ``levels`` are the budgets in increasing order; ``deals`` the deals per
+    run (the seat-advantage run plays ``deals * players`` games, as many as a
+    rotated run).
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    entries = []
+    below = "random"
+    for budget in levels:
+        me = f"mcts@{budget}"
+        for kind, lineup, rotate, games in (("below", [me] + [below] * (players - 1), True, deals),
+                                            ("field", [me] + [field] * (players - 1), True, deals),
+                                            ("seats", [me], False, deals * players)):
+            run_dir = out / f"{budget:05d}-{kind}"
+            simulate(game, players=players, games=games, seed=seed, strategies=lineup, out=run_dir,
+                     rotate_seats=rotate, **options)
+            entries.append({"budget": budget, "kind": kind, "lineup": lineup, "run": run_dir.name})
+            if on_run:
+                on_run(len(entries), 3 * len(levels))
+        below = me
+    (out / MANIFEST).write_text(json.dumps({"game": game, "players": players, "deals": deals, "seed": seed,
+                                            "field": field, "levels": list(levels), "runs": entries},
+                                           indent=2) + "\n")
+    return out
+
+
+def is_ladder(path):
+    return (Path(path) / MANIFEST).is_file()
+
+
+def _share(seats, strategy):
+    row = paired.effects(seats, by="strategy").filter(pl.col("strategy").cast(pl.String) == strategy).row(
+        0, named=True)
+    return row["mean"], row["mean"] - row["half_paired"], row["mean"] + row["half_paired"]
+
+
+def table(path, margin=1.0):
+    """One row per level: the budget, its win share against the level below and against the field (with
+    95% intervals over deals), and the seat advantage with all seats at this budget: the first seat's edge
+    and the largest edge (points, simultaneous intervals) and the verdict at ``margin`` points."""
+    path = Path(path)
+    manifest = json.loads((path / MANIFEST).read_text())
+    runs = {(e["budget"], e["kind"]): e for e in manifest["runs"]}
+    rows = []
+    for budget in manifest["levels"]:
+        me = f"mcts@{budget}"
+        row = {"budget": budget}
+        for kind in ("below", "field"):
+            share, lo, hi = _share(open_run(path / runs[budget, kind]["run"]).seats, me)
+            row.update({f"{kind}_share": share, f"{kind}_lo": lo, f"{kind}_hi": hi})
+        verdict = seat_verdict(open_run(path / runs[budget, "seats"]["run"]).seats, margin)
+        first = next(e for e in verdict.edges if e.seat == 0)
+        row.update(first_edge=first.edge, first_lo=first.lo, first_hi=first.hi,
+                   largest_seat=verdict.largest.seat, largest_edge=verdict.largest.edge,
+                   largest_lo=verdict.largest.lo, largest_hi=verdict.largest.hi, verdict=verdict.kind)
+        rows.append(row)
+    return manifest, pl.DataFrame(rows)
