@@ -32,7 +32,8 @@ class PlaytestGroup(click.Group):
 
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair",
-            "tune": "playtest.cli_skill:tune"}
+            "tune": "playtest.cli_skill:tune", "ladder": "playtest.cli_skill:ladder",
+            "restrict": "playtest.cli_skill:restrict"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])

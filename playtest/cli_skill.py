@@ -1,4 +1,4 @@
-"""The skilled-play commands of the ``playtest`` command line: ``tune`` (and the search player's studies).
+"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder`` and ``restrict``.
 
 Thin, like the rest of the command line: the work is in ``analyses``.
 """
@@ -87,3 +87,97 @@ def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, se
     click.echo(f"  {verdict}; tuned vector written to {out} (use --param {strategy}=@{out})")
     if not math.isfinite(r.gain.lo):
         click.echo("  (too few confirmation deals for an interval)")
+
+
+def _share_text(share, lo, hi):
+    return f"{100 * share:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+
+def _edge_text(edge, lo, hi):
+    return f"{edge:+.2f} ({lo:+.2f} to {hi:+.2f})"
+
+
+@click.command()
+@game_argument
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--first", type=click.IntRange(1, 2 ** 16), default=16, show_default=True,
+              help="Search iterations per decision at the first level.")
+@click.option("--levels", type=click.IntRange(1, 10), default=4, show_default=True,
+              help="Levels; the budget doubles from one to the next.")
+@click.option("--deals", type=click.IntRange(10, 10_000_000), default=500, show_default=True,
+              help="Deals per run (each played from every seat).")
+@click.option("--field", "-f", default=None, help="The built-in field [default: the game's strongest heuristic].")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
+@click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+              help="Balance margin in points of win share.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the ladder's runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def ladder(game, players, first, levels, deals, field, seed, margin, out, as_json):
+    """Climb the search player's budget and show the seat advantage at each level of skill."""
+    from analyses import ladder as ladders
+
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    sset = strategy_set(game)
+    field = field or sset.strongest
+    sset.get(field)
+    if Path(out).exists() and any(Path(out).iterdir()):
+        raise RunError(f"output directory {out} already exists; choose another")
+    total = 3 * levels
+
+    def progress(done, _):
+        if not as_json:
+            click.echo(f"run {done}/{total}", err=True)
+
+    ladders.play(api.simulate, game, out, players=players, levels=ladders.budgets(first, levels), deals=deals,
+                 seed=seed, field=field, on_run=progress)
+    _, table = ladders.table(out, margin)
+    if as_json:
+        click.echo(json.dumps(table.to_dicts(), indent=2))
+        return
+    click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
+               f"(mcts@budget) against the level below, against {field}, and the seat advantage with the same "
+               f"budget in every seat (edges in points, margin ±{margin:g})")
+    click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
+               f"{'largest seat edge':>28}  verdict")
+    for r in table.iter_rows(named=True):
+        click.echo(f"{r['budget']:>7}  {_share_text(r['below_share'], r['below_lo'], r['below_hi']):>20}  "
+                   f"{_share_text(r['field_share'], r['field_lo'], r['field_hi']):>20}  "
+                   f"{_edge_text(r['first_edge'], r['first_lo'], r['first_hi']):>22}  "
+                   f"{'seat ' + str(r['largest_seat']) + ' ' + _edge_text(r['largest_edge'], r['largest_lo'], r['largest_hi']):>28}"
+                   f"  {r['verdict']}")
+    click.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "
+               f"simultaneous 95% intervals; runs in {out}")
+
+
+@click.command()
+@game_argument
+@click.option("--forbid", "classes", multiple=True, required=True, metavar="CLASS",
+              help="An action class the restricted player may never take (see `playtest strategies GAME`).")
+@click.option("--agent", default="mcts", show_default=True,
+              help="The player, restricted in one seat and unrestricted in the others (mcts or mcts@N).")
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--deals", type=click.IntRange(10, 10_000_000), default=1000, show_default=True,
+              help="Deals (each played from every seat).")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
+@click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+              help="Points of win share below which an option counts as worth nothing measurable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def restrict(game, classes, agent, players, deals, seed, margin, as_json):
+    """How much is an option worth? A player forbidden CLASS against unrestricted copies, seats rotated."""
+    from analyses import restrict as restricted
+
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    lineup = restricted.lineup(agent, classes, players)
+    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True)
+    r = restricted.cost(run.seats(), lineup[0], players, margin)
+    if as_json:
+        click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
+                               "seed": seed, **r}, indent=2))
+        return
+    click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
+               f"{lineup[0]} against {players - 1} x {agent}")
+    click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
+               f"{100 / players:.1f}%")
+    click.echo(f"  {r['reading']}")
