@@ -297,6 +297,7 @@ def prepare_directory(out, spec, force, resume):
     if resume:
         return reopen(out, spec)
     rundir.clear(out, rundir.RUN, force=force, hint=RESUME_HINT)
+    rundir.make(out)
     rundir.make(out / output.SEATS_DIR)
     return {}, []
 
