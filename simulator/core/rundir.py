@@ -38,8 +38,9 @@ class Layout:
 
 
 SEATS = Layout("seats", files=("part-[0-9]*.parquet", "part-[0-9]*.parquet.tmp"))
-RUN = Layout("run", files=("manifest.json", "manifest.json.tmp"), folders=(("seats", SEATS),))
-REPORT = ("report.html", "report.md")
+REPORT = ("report.html", "report.md")  # `playtest report DIR --out DIR/report.html` (as `make run` does)
+RUN = Layout("run", files=("manifest.json", "manifest.json.tmp", *REPORT), trees=("report-data",),
+             folders=(("seats", SEATS),))
 SWEEP = Layout("sweep", files=("sweep.json", "summary.csv", *REPORT), trees=("report-data",),
                folders=(("runs", Layout("sweep runs", folders=(("c[0-9]*", RUN),))),))
 TOURNAMENT = Layout("tournament", files=("tournament.json", *REPORT), trees=("report-data",),
