@@ -1,12 +1,16 @@
 """The ``playtest`` command line: a thin layer over ``playtest.api``.
 
 Bad input (unknown game or strategy, a player count with no setup row, an
-unreadable or unplayable setup table, an existing output directory) prints
-one line starting with ``error:`` and exits with code 2; nothing is written.
+unreadable or unplayable setup table, an existing output directory, an
+option out of range) prints one line starting with ``error:`` and exits with
+code 2; nothing is written. Ctrl-C and SIGTERM end any command with exit
+code 130 (see ``interrupted``).
 """
 
 import importlib
 import json
+import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -16,7 +20,8 @@ import click
 
 from playtest import api
 from simulator import games as game_registry
-from simulator.core.batch import RunError
+from simulator.core import worker
+from simulator.core.batch import MAX_SEED, RunError
 from simulator.core.setup import SetupError, read_toml
 from strategies.registry import StrategyError
 
@@ -45,11 +50,17 @@ class PlaytestGroup(click.Group):
         return super().get_command(ctx, name)
 
     def invoke(self, ctx):
+        signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(2)
+        except click.UsageError as exc:  # an option out of range, a missing argument: one line too
+            click.echo(f"error: {exc.format_message()}", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            interrupted("interrupted")
 
 
 @click.group(cls=PlaytestGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,7 +81,8 @@ def run_options(f):
     """Options that define which games are played (shared by simulate and replay)."""
     options = [
         click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count]."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Run seed; game i of a seed is always the same game."),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+                     help="Run seed (0 to 2**63-1); game i of a seed is always the same game."),
         click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                      help="Strategy name; once for every seat, or once per seat in seat order."),
         click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False),
@@ -85,6 +97,9 @@ def run_options(f):
     for option in reversed(options):
         f = option(f)
     return f
+
+
+RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params", "variant", "setup", "rotate_seats")
 
 
 def parse_params(items):
@@ -126,7 +141,7 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
               help="Run directory to write (seats/*.parquet + manifest.json).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads [default: all cores].")
+@click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -146,7 +161,6 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     """
     from analyses.seats import describe, equal_share_test, seat_advantage
 
-    signal.signal(signal.SIGTERM, _raise_interrupt)
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
@@ -155,9 +169,11 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
                                threads=threads, force=force, resume=resume, until_ci=until_ci, on_progress=advance,
                                backend=backend, scheduler=scheduler, workers=workers, **args)
         except KeyboardInterrupt:
-            click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
-                       f"to finish" if out else "\ninterrupted", err=True)
-            sys.exit(130)
+            interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
+                        f"to finish" if out else "\ninterrupted", scratch)
+        if run.manifest.get("replayed_chunks"):
+            click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
+                       f"manifest (damaged, replaced or unrecorded) and were played again", err=True)
         seats = run.scan()
         table = seat_advantage(seats)
         chi2, dof, p = equal_share_test(seats)
@@ -198,19 +214,34 @@ def _print_seat_table(m, table, chi2, dof, p, describe, out):
 
 
 @cli.command()
-@game_argument
+@click.argument("target", metavar="RUN_DIR|GAME")
 @run_options
 @click.option("--game", "game_index", type=click.IntRange(min=0), required=True, help="Index of the game in the run.")
 @click.option("--rotation", type=click.IntRange(min=0), default=None, help="Seat rotation (with --rotate-seats).")
-def replay(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, game_index,
+@click.pass_context
+def replay(ctx, target, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, game_index,
            rotation):
     """Print game number --game of a run, move by move.
 
-    Give the same options as the `simulate` command: it is then exactly the
-    game in that row of the batch.
+    `playtest replay RUN_DIR --game N` reads everything else from the run's
+    manifest. `playtest replay GAME --game N` with the same options as the
+    `simulate` command is the game in that row of the batch (a game's name
+    wins over a directory of the same name).
     """
-    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-    for line in api.replay(game, game_index=game_index, rotation=rotation, **args):
+    if target in game_registry.names():
+        args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+        lines = api.replay(target, game_index=game_index, rotation=rotation, **args)
+    elif Path(target).is_dir():
+        given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTION_NAMES
+                 and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"replay RUN_DIR reads the run's options from its manifest; drop "
+                                   f"{', '.join(given)} (or name the game instead of the directory)")
+        lines = api.replay_run(target, game_index=game_index, rotation=rotation)
+    else:
+        raise click.UsageError(f"{target!r} is neither a game ({', '.join(game_registry.names())}) nor a run "
+                               f"directory")
+    for line in lines:
         click.echo(line)
 
 
@@ -270,6 +301,23 @@ def bench(games, out):
 
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+def interrupted(message, scratch=None):
+    """Say ``message`` and exit with code 130 after Ctrl-C or SIGTERM (the run has cleaned up by then).
+
+    A kernel still running on a worker thread (a long slice, or a strategy
+    that never returns) cannot be stopped from Python, so the process then
+    ends with ``os._exit`` after removing the ``scratch`` directory.
+    """
+    click.echo(message, err=True)
+    if worker.still_running():
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(130)
 
 
 class _progress:

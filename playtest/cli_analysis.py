@@ -17,6 +17,7 @@ from analyses.runs import NotARun
 from playtest import api
 from reports.build import write_report
 from simulator import games as game_registry
+from simulator.core import rundir
 from simulator.core.setup import SetupError
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun)
@@ -62,7 +63,7 @@ def report(dirs, out, fmt):
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Directory for the sweep (summary.csv, sweep.json, runs/).")
-@click.option("--force", is_flag=True, help="Replace the runs of an earlier sweep in --out.")
+@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
               help="Find the configuration with the smallest largest seat edge by successive halving.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
@@ -70,8 +71,9 @@ def report(dirs, out, fmt):
 @user_errors
 def sweep(game, grid, out, force, search, make_report):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
-    summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
-                           unplayable=(SetupError,))
+    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
+        summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
+                               unplayable=(SetupError,))
     manifest, _ = sweeps.load(out)
     axes = [a["label"] for a in manifest["axes"]]
     _show(summary, ["config", "stage", *axes, "games", "max_edge", "first_seat_edge", "equal_share_p",
@@ -94,7 +96,8 @@ def sweep(game, grid, out, force, search, make_report):
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (the same deals for every lineup).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
-@click.option("--force", is_flag=True, help="Replace the runs of an earlier tournament in --out.")
+@click.option("--force", is_flag=True,
+              help="Replace an earlier tournament in --out (a folder holding only a tournament).")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
 @user_errors
@@ -102,8 +105,9 @@ def tournament(game, strategies, players, games, seed, out, force, make_report):
     """Play every lineup of the strategies with seats rotated; print win shares and ratings."""
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
-    tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
-                     force=force)
+    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
+        tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
+                         force=force)
     _, seats = tournaments.load(out)
     _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
                                          "rating_low", "rating_high"])
