@@ -11,6 +11,8 @@ the engine, and caches those kernels too, keyed by the files' fingerprints
 
 import hashlib
 import inspect
+import sys
+import types
 from dataclasses import dataclass, field
 
 import numba as nb
@@ -120,7 +122,8 @@ class StrategySet:
                 if not (folder / CHECKED).exists():
                     for s in self.extra:
                         user_files.check_compiles(s.file, self.decision)
-                kernels = bind_engine(self.engine, make_dispatch([s.decide for s in self.all]), cache=False)
+                dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
+                kernels = bind_engine(self.engine, dispatch, cache=False)
                 if all([cache_in(k, folder) for k in kernels]):
                     (folder / CHECKED).touch()
             self._kernels["run"], self._kernels["trace"] = kernels
@@ -159,7 +162,8 @@ class StrategySet:
             except ValueError as exc:
                 raise StrategyError(f"parameters for {name!r}: {exc}") from None
             if len(vectors[name]) != len(default):
-                raise StrategyError(f"parameters for {name!r}: it takes {len(default)} values (default "
+                raise StrategyError(f"parameters for {name!r}: it takes {len(default)} value"
+                                    f"{'s' if len(default) > 1 else ''} (default "
                                     f"{','.join(f'{v:g}' for v in default)}), got {len(vectors[name])}")
         rows = [vectors.get(s.name, s.params) for _, s in chosen]
         width = max([1] + [len(v) for v in rows])
@@ -169,7 +173,7 @@ class StrategySet:
         return np.array([sid for sid, _ in chosen], dtype=np.int64), params, [s.name for _, s in chosen]
 
 
-def make_dispatch(functions):
+def make_dispatch(functions, module=None):
     """Build the jitted strategy dispatcher over decision functions (strategy id = list index).
 
     Every decision function ends with the parameters ``params, rng``. The
@@ -182,6 +186,10 @@ def make_dispatch(functions):
     The code is generated with the arguments spelled out (``*args`` costs
     numba a tuple per call), and the functions are bound as globals rather
     than closed over, so the kernels calling it stay cacheable on disk.
+    With ``module`` (a name) the code is generated into a module of that
+    name registered in ``sys.modules``: machine code cached from a kernel
+    over user strategies refers to its dispatcher's module by name, and
+    numba imports it when it loads the cache.
     """
     functions = list(functions)
     names = list(inspect.signature(functions[0].py_func).parameters)
@@ -194,7 +202,7 @@ def make_dispatch(functions):
         lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:\n        k = f{i}({args}, par, rng)")
     lines.append(f"    {'else:' if len(functions) > 1 else 'if True:'}\n        k = f{len(functions) - 1}({args}, par, rng)")
     lines += ["    store_seat(rngs, seat, rng)", "    return k"]
-    scope = {f"f{i}": f for i, f in enumerate(functions)}
-    scope.update(load_seat=load_seat, store_seat=store_seat)
+    scope = {} if module is None else vars(sys.modules.setdefault(module, types.ModuleType(module)))
+    scope.update({f"f{i}": f for i, f in enumerate(functions)}, load_seat=load_seat, store_seat=store_seat)
     exec("\n".join(lines), scope)
     return nb.njit(_nrt=False)(scope["dispatch"])  # no reference counting: see simulator.core.kernels.bind

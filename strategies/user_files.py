@@ -110,12 +110,24 @@ def load(path, decision, game):
 
 
 def import_file(path):
-    """Execute the file as a module; any failure becomes one line with the file's line number."""
-    spec = importlib.util.spec_from_file_location(f"playtest_user_strategy_{path.stem}", path)
+    """Execute the file as a module; any failure becomes one line with the file's line number.
+
+    The module is registered in ``sys.modules`` under a name made from a
+    hash of the file, so that numba can find it again when it loads cached
+    machine code that refers to it.
+    """
+    try:
+        source = path.read_bytes()
+    except OSError as exc:
+        raise StrategyError(f"strategy file {path} cannot be read: {exc.strerror or exc}") from None
+    name = f"playtest_user_strategy_{hashlib.blake2b(source, digest_size=8).hexdigest()}"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # a user's file can fail in any way; report it in one line
+        del sys.modules[name]
         if isinstance(exc, SyntaxError) and exc.filename and Path(exc.filename) == path.resolve():
             where, what = f", line {exc.lineno}", f"SyntaxError: {exc.msg}"
         else:
