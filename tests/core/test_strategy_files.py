@@ -30,7 +30,7 @@ def strategy_file(tmp_path, text, name="mine.py"):
     return path
 
 
-def forks_file(tmp_path, body=GOOD_BODY, header='NAME = "mine"\n', args=FORKS_ARGS, name="mine.py"):
+def forks_file(tmp_path, body=GOOD_BODY, header='NAME = "mine"', args=FORKS_ARGS, name="mine.py"):
     return strategy_file(tmp_path, f"{header}\n\ndef decide({args}):\n{body}", name)
 
 
