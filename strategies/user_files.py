@@ -16,6 +16,7 @@ to fix; numba's own message, when there is one, is in ``detail`` (shown by
 ``playtest --verbose``).
 """
 
+import ast
 import hashlib
 import importlib.util
 import inspect
@@ -243,11 +244,15 @@ def fingerprint(path, module):
 
 
 def imported_sources(module):
-    """Paths of the Python sources the module's globals come from (see ``fingerprint``)."""
+    """Paths of the Python sources the module imports or its globals come from (see ``fingerprint``)."""
     installed = [Path(p).resolve() for p in {sys.prefix, sys.base_prefix, sys.exec_prefix,
                                              *sysconfig.get_paths().values()}]
     found = set()
-    for value in vars(module).values():
+    tree = ast.parse(Path(module.__file__).read_bytes())
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0]
+    values = [*vars(module).values(), *(sys.modules.get(name) for name in imported)]
+    for value in values:
         source = value if inspect.ismodule(value) else sys.modules.get(getattr(value, "__module__", None) or "")
         file = getattr(source, "__file__", None)
         if source is None or source is module or not file:
