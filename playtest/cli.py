@@ -90,7 +90,8 @@ def run_options(f):
         click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
                      help="A Python file defining your own strategy (see README); its NAME can then be used with --strategy."),
         click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
-                     help="Replace the parameter vector of a strategy, e.g. --param leader=3,2,1,-1,-2."),
+                     help="Replace the parameter vector of a seated strategy (as many values as its default), "
+                          "e.g. --param hedger=0.8."),
         click.option("--variant", default="standard", show_default=True, help="Rules variant (see `playtest games`)."),
         click.option("--setup", type=click.Path(dir_okay=False), default=None,
                      help="TOML file whose keys replace parts of the game's setup table (see `playtest setup GAME`)."),
