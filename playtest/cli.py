@@ -31,7 +31,8 @@ class PlaytestGroup(click.Group):
     """
 
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
-            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair"}
+            "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
+            "unfair": "playtest.cli_unfair:unfair"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])

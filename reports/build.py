@@ -24,7 +24,7 @@ from analyses import feel, paired, planning, sweep, tournament
 from analyses.runs import NotARun, is_run, open_run
 from analyses.seat_summary import seat_summary
 from analyses.seats import describe
-from analyses.verdict import DEFAULT_MARGIN, points
+from analyses.verdict import DEFAULT_MARGIN, points, seat_verdict
 from reports import figures
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -164,15 +164,13 @@ def sweep_section(path):
     manifest, summary = sweep.load(path)
     tag = f"{_slug(Path(path).name)}-"
     axes = [a["label"] for a in manifest["axes"] if len(a["values"]) > 1]
-    best = sweep.best(summary)
+    margin = manifest.get("margin", DEFAULT_MARGIN)
     text = [f"{manifest['game']}: {summary['config'].n_unique()} configurations "
-            f"({'successive-halving search' if manifest['mode'] == 'search' else 'full grid'}).",
-            "Best configuration (smallest largest seat edge): "
-            + ", ".join(f"{a} = {best[a]}" for a in axes)
-            + f", largest seat edge {100 * best['max_edge']:.2f} points (± {100 * best['half_width']:.2f}) "
-              f"over {best['games']:,} games."]
+            f"({'search with confirmation on fresh deals' if manifest['mode'] == 'search' else 'full grid'})."]
+    text += sweep.best_lines(summary, axes, margin)
     shown = summary.filter(pl.col("unplayable").is_null())
-    shown = shown.filter(pl.col("stage") == 0) if "stage" in shown.columns else shown
+    shown = shown.filter((pl.col("phase") == "race") & (pl.col("stage") == 0)) if "stage" in shown.columns \
+        else shown
     skipped = summary.filter(pl.col("unplayable").is_not_null())
     if skipped.height:
         text.append(f"{skipped.height} configuration(s) could not be played (reasons in the table); their "
@@ -196,6 +194,8 @@ def tournament_section(path, margin=DEFAULT_MARGIN):
     text = [f"{manifest['game']}, {manifest['players']} players: {len(manifest['runs'])} lineups of "
             f"{', '.join(manifest['strategies'])}, {manifest['games']:,} deals each, every deal played once "
             f"per seat rotation. Win shares count games a strategy took part in; intervals are per deal."]
+    text += ["Seat advantage over all lineups (every strategy sits in every seat):"] + \
+        seat_verdict(seats, margin).lines()
     return Section(f"Strategy tournament ({Path(path).name})", "tournament", text=text,
                    tables=[Table.of("Standings", table)],
                    figures=[figures.ratings(f"{tag}ratings", table)])
