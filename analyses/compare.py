@@ -157,6 +157,12 @@ def largest_edge_change(a, b, paired, confidence=0.95, replicates=BOOTSTRAP, see
     return ta, tb, tb - ta, float(lo), float(hi)
 
 
+def verdict_of(lo, hi, margin):
+    """"fairer" when the change in the largest edge (points) lies wholly below ``-margin``, "worse" when
+    wholly above ``+margin``, else "indistinguishable"."""
+    return "fairer" if hi < -margin else "worse" if lo > margin else "indistinguishable"
+
+
 def _feel_changes(seats_a, seats_b, paired, confidence):
     games_a, games_b = feel.per_game(seats_a), feel.per_game(seats_b)
     columns = [c for c in FEEL_COLUMNS if c in games_a.columns and c in games_b.columns]
@@ -194,7 +200,5 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
                          100 * hi[s]) for s in range(players))
     ta, tb, d, dlo, dhi = largest_edge_change(a, b, paired, confidence)
     largest = Change("largest seat edge", 100 * ta, 100 * tb, 100 * d, 100 * dlo, 100 * dhi)
-    m = margin
-    kind = "fairer" if largest.hi < -m else "worse" if largest.lo > m else "indistinguishable"
-    return Comparison(kind, float(margin), paired, reason, (deals_a.height, deals_b.height), seats, largest,
+    return Comparison(verdict_of(largest.lo, largest.hi, margin), float(margin), paired, reason, (deals_a.height, deals_b.height), seats, largest,
                       _feel_changes(seats_a, seats_b, paired, confidence))

@@ -165,7 +165,7 @@ def _print_seat_table(m, summary, out):
     verdict = summary.verdict
     if verdict.unfinished_line():
         console.print(verdict.unfinished_line())
-    title = (f"{m['title']}: {m['players']} players, {summary.counts()}, seed {m['seed']}"
+    title = (f"{m['title']}: {m['players']} players, {summary.verdict.counts()}, seed {m['seed']}"
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
     if verdict.kind != "unfinished":
         t = Table(title=title, title_justify="left")
