@@ -161,7 +161,8 @@ def race(play, configs, games, confidence=0.95, max_stages=MAX_STAGES, confirmed
 
     ``play(config, games, phase)`` returns the ``SeatMoments`` of that many
     games of ``config`` (None when it cannot be played); ``phase`` is the race
-    stage (0, 1, ...) or "confirm", which must use deals the race never saw.
+    stage (0, 1, ...; ``games`` doubles every stage) or "confirm", which must
+    use deals the race never saw and plays as many games as the last stage.
     Returns ``(stages, confirmation, pick)``: per stage a dict config ->
     (moments, estimate, low, high), the same for the confirmation games, and
     the pick: the survivor with the smallest estimate in the race's last
@@ -171,6 +172,7 @@ def race(play, configs, games, confidence=0.95, max_stages=MAX_STAGES, confirmed
     alive = list(configs)
     stages = []
     for stage in range(max_stages):
+        games *= 2 if stage else 1
         played = {c: m for c in alive if (m := play(c, games, stage)) is not None}
         if not played:
             return stages, {}, None
@@ -181,7 +183,6 @@ def race(play, configs, games, confidence=0.95, max_stages=MAX_STAGES, confirmed
         alive = [c for c in played if stats[c][2] <= best_high]
         if len(alive) <= 1:
             break
-        games *= 2
     ranked = sorted(stages[-1], key=lambda c: stages[-1][c][1])
     pick = min(alive, key=lambda c: stages[-1][c][1])
     chosen = [pick] + [c for c in ranked if c != pick][:max(0, confirmed - 1, len(alive) - 1)]

@@ -162,6 +162,8 @@ def _print_seat_table(m, summary, out):
     from rich.table import Table
 
     console = Console(highlight=False)
+    if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
+        console = Console(highlight=False, width=120)
     verdict = summary.verdict
     if verdict.unfinished_line():
         console.print(verdict.unfinished_line())
@@ -169,7 +171,7 @@ def _print_seat_table(m, summary, out):
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
     if verdict.kind != "unfinished":
         t = Table(title=title, title_justify="left")
-        for col in ("seat", "strategy", "win share (95% CI)", "edge ± sim. 95%", "fair", "mean score"):
+        for col in ("seat", "strategy", "win share (95% CI)", "edge, sim. 95%", "fair share", "mean score"):
             t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
         for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
             t.add_row(str(r["seat"]), str(r["strategy"]),
