@@ -124,9 +124,11 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
               help="Start a local Dask cluster of this many worker processes (with --backend dask).")
 @click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
               help="Balanced means every seat's edge is within ± this many percentage points of win share.")
+@click.option("--feel", is_flag=True, help="Also print the game-feel figures (length, spread, margin, ties) with "
+                                         "95% intervals (holds one row per game in memory).")
 @click.option("--json", "as_json", is_flag=True, help="Print the seat table and the verdict as JSON.")
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
-             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, as_json):
+             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, feel, as_json):
     """Play many games of GAME and print the seat table and the balance verdict.
 
     Prints win share per seat with its 95% interval, each seat's edge with a
@@ -150,14 +152,20 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
                        f"to finish" if out else "\ninterrupted", err=True)
             sys.exit(130)
         summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
+        feel_table = None
+        if feel:
+            from analyses.feel import summary as feel_summary
+
+            feel_table = feel_summary(run.scan())
     if as_json:
         click.echo(json.dumps({"manifest": {k: v for k, v in run.manifest.items() if k != "setup"},
-                               **summary.to_dict()}, indent=2))
+                               **summary.to_dict(),
+                               **({"feel": feel_table.to_dicts()} if feel_table is not None else {})}, indent=2))
         return
-    _print_seat_table(run.manifest, summary, out)
+    _print_seat_table(run.manifest, summary, out, feel_table)
 
 
-def _print_seat_table(m, summary, out):
+def _print_seat_table(m, summary, out, feel_table=None):
     from rich.console import Console
     from rich.table import Table
 
@@ -187,6 +195,11 @@ def _print_seat_table(m, summary, out):
         console.print(line)
     for line in summary.until_ci_lines():
         console.print(line)
+    if feel_table is not None:
+        console.print("game feel (95% intervals):")
+        for r in feel_table.iter_rows(named=True):
+            interval = f" ({r['low']:.4g} to {r['high']:.4g})" if r["low"] is not None else ""
+            console.print(f"  {r['metric']}: {r['value']:.4g}{interval}; {r['note']}")
     speed = m.get("games_per_second")
     console.print(f"{m['wall_seconds']:.2f} s" + (f", {speed:,.0f} games/s" if speed else "") +
                   (f"; results in {out}" if out else ""))

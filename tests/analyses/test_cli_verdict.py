@@ -44,12 +44,14 @@ def test_mixed_lineup_speaks_of_lineups_and_points_to_rotation():
 
 def test_rotated_run_counts_deals_and_compares_strategies():
     result = invoke("simulate", "forks", "--games", 1500, "-s", "greedy", "-s", "random", "--players", 2,
-                    "--rotate-seats", "--json")
+                    "--rotate-seats", "--feel", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["counts"] == "1,500 deals × 2 rotations = 3,000 games"
     assert report["deals"] == 1500 and report["rotations"] == 2 and report["games"] == 3000
     assert {s["strategy"] for s in report["strategies"]} == {"greedy", "random"}
+    spread = next(r for r in report["feel"] if r["metric"] == "mean score spread")
+    assert spread["low"] < spread["value"] < spread["high"]
     (diff,) = report["strategy_differences"]
     assert diff["low"] < diff["difference"] < diff["high"]
     text = " ".join(invoke("simulate", "forks", "--games", 1500, "-s", "greedy", "-s", "random", "--players", 2,
