@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from analyses.seats import as_polars
+from analyses.frames import as_polars
 
 
 def _paired_p(d):

@@ -32,7 +32,7 @@ import polars as pl
 
 from analyses import feel
 from analyses.runs import open_run
-from analyses.seats import equal_share_test, largest_edge, max_half_width, seat_advantage
+from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 
 MANIFEST = "sweep.json"
 SUMMARY = "summary.csv"
@@ -98,25 +98,34 @@ def configurations(axes):
         yield dict(zip(labels, combo)), setup, params
 
 
-def summarise(seats):
-    """The balance of one configuration as a dict: seat advantage, spread, length, ties."""
-    table = seat_advantage(seats)
-    first = table.row(0, named=True)
-    edges = (table["win_share"] - table["expected_share"]).abs()
-    games = feel.per_game(seats)
-    return {
-        "games": games.height,
-        "first_seat_share": first["win_share"],
-        "first_seat_edge": first["win_share"] - first["expected_share"],
-        "max_edge": largest_edge(table),
-        "worst_seat": int(table["seat"][int(edges.arg_max())]),
-        "half_width": max_half_width(seats),
-        "equal_share_p": equal_share_test(seats)[2],
-        "mean_spread": float(games["spread"].mean()),
-        "mean_rounds": float(games["rounds"].mean()),
-        "tie_rate": float(games["tied"].mean()),
-        "mean_margin": float(games["margin"].mean()),
-    }
+def summarise(seats, margin=DEFAULT_MARGIN):
+    """The balance of one configuration as a dict: the verdict at ``margin`` points, seat edges (shares),
+    the largest edge with its simultaneous interval, and the game-feel figures with their intervals."""
+    verdict = seat_verdict(seats, margin)
+    row = {"games": verdict.games, "unfinished": verdict.unfinished, "verdict": verdict.kind}
+    if verdict.largest is None:
+        return row
+    first, big = verdict.edges[0], verdict.largest
+    row.update({
+        "first_seat_share": first.share / 100,
+        "first_seat_edge": first.edge / 100,
+        "max_edge": abs(big.edge) / 100,
+        "max_edge_lo": largest_edge_bounds(verdict)[0],
+        "max_edge_hi": largest_edge_bounds(verdict)[1],
+        "worst_seat": big.seat,
+        "equal_share_p": verdict.seat_test.p,
+    })
+    row.update(feel.summary_columns(seats))
+    return row
+
+
+def largest_edge_bounds(verdict):
+    """Simultaneous bounds (shares) on the largest absolute seat edge: every seat's interval holds at once,
+    so the largest edge is at least the farthest any interval stays from zero and at most the farthest
+    any interval reaches."""
+    lows = [max(e.lo, -e.hi, 0.0) for e in verdict.edges]
+    highs = [max(abs(e.lo), abs(e.hi)) for e in verdict.edges]
+    return max(lows) / 100, max(highs) / 100
 
 
 def _label_value(value):

@@ -89,7 +89,9 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     maps a strategy name to its parameter vector; ``out`` a run directory
     (None keeps the rows in memory). With ``until_ci`` the run stops after
     the first chunk at which every seat's 95% win-share interval has a
-    half-width below ``until_ci`` (``games`` is then the ceiling).
+    half-width below ``until_ci`` (``games`` is then the ceiling); the
+    intervals are deal-clustered in a rotated run and count the chunks already
+    on disk when resuming.
     ``backend="dask"`` plays the chunks on a Dask cluster: the scheduler at
     ``scheduler`` ("tcp://host:port") or a local cluster of ``workers``
     processes (see docs/cluster.md); the rows are the same as locally.
@@ -105,16 +107,7 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
                          rotate_seats=rotate_seats)
     stop = None
     if until_ci is not None:
-        from analyses.seats import max_half_width_of_counts
-
-        totals = {}
-
-        def stop(frame):
-            for seat, wins, n in frame.group_by("seat").agg(pl.col("win").sum(), pl.len()).iter_rows():
-                w, m = totals.get(seat, (0.0, 0))
-                totals[seat] = (w + wins, m + n)
-            return max_half_width_of_counts(totals.values()) < until_ci
-
+        stop = _until_ci_stop(until_ci, out if resume and out is not None else None)
     if backend == "dask":
         from playtest.dask_backend import DaskChunks
 
@@ -127,6 +120,23 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
                                                     **({"until_ci": until_ci} if until_ci else {})},
                                     on_progress=on_progress, stop=stop)
     return Run(Path(out) if out is not None else None, manifest, frame)
+
+
+def _until_ci_stop(target, resumed=None):
+    """The ``stop`` callback of ``--until-ci``: running seat moments over every chunk (also the chunks of
+    the ``resumed`` run directory), True once every seat's 95% half-width is below ``target``."""
+    from analyses.moments import seat_moments
+    from analyses.planning import max_half_width
+
+    parts = sorted((Path(resumed) / output.SEATS_DIR).glob("part-*.parquet")) if resumed is not None else []
+    totals = [seat_moments(pl.scan_parquet(parts)) if parts else None]
+
+    def stop(frame):
+        chunk = seat_moments(frame)
+        totals[0] = chunk if totals[0] is None else totals[0] + chunk
+        return max_half_width(totals[0]) < target
+
+    return stop
 
 
 def trace(game, *, seed, game_index, rotation=None, **options):

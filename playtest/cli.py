@@ -121,15 +121,20 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Start a local Dask cluster of this many worker processes (with --backend dask).")
-@click.option("--json", "as_json", is_flag=True, help="Print the seat table as JSON.")
+@click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points of win share.")
+@click.option("--json", "as_json", is_flag=True, help="Print the seat table and the verdict as JSON.")
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
-             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, as_json):
-    """Play many games of GAME and print the seat table.
+             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, as_json):
+    """Play many games of GAME and print the seat table and the balance verdict.
 
-    Prints win share per seat with 95% Wilson intervals, mean score, and a
-    chi-square test of equal seat win rates.
+    Prints win share per seat with its 95% interval, each seat's edge with a
+    simultaneous 95% interval, the verdict at --margin (balanced, unbalanced or
+    inconclusive, with the games that would settle it) and, as a secondary
+    line, the chi-square test of equal shares. With --rotate-seats the deal is
+    the unit of every interval and the strategies are compared on the same deals.
     """
-    from analyses.seats import describe, equal_share_test, seat_advantage
+    from analyses.seat_summary import seat_summary
 
     signal.signal(signal.SIGTERM, _raise_interrupt)
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
@@ -143,40 +148,42 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
             click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                        f"to finish" if out else "\ninterrupted", err=True)
             sys.exit(130)
-        seats = run.scan()
-        table = seat_advantage(seats)
-        chi2, dof, p = equal_share_test(seats)
-    m = run.manifest
+        summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
     if as_json:
-        click.echo(json.dumps({"manifest": {k: v for k, v in m.items() if k != "setup"},
-                               "seats": table.to_dicts(), "chi2": chi2, "dof": dof, "p_value": p}, indent=2))
+        click.echo(json.dumps({"manifest": {k: v for k, v in run.manifest.items() if k != "setup"},
+                               **summary.to_dict()}, indent=2))
         return
-    _print_seat_table(m, table, chi2, dof, p, describe, out)
+    _print_seat_table(run.manifest, summary, out)
 
 
-def _print_seat_table(m, table, chi2, dof, p, describe, out):
+def _print_seat_table(m, summary, out):
     from rich.console import Console
     from rich.table import Table
 
     console = Console(highlight=False)
-    title = (f"{m['title']}: {m['players']} players, {m['games_done']:,} games, seed {m['seed']}"
-             f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}"
-             f"{', seats rotated' if m['rotate_seats'] else ''}")
-    t = Table(title=title, title_justify="left")
-    for col in ("seat", "strategy", "win share (95% CI)", "fair share", "mean score ± 95%"):
-        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for r in table.iter_rows(named=True):
-        t.add_row(str(r["seat"]), str(r["strategy"]),
-                  f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                  f"{100 * r['expected_share']:.2f}%",
-                  f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
-    console.print(t)
-    verdict = "seat win rates differ" if p < 0.05 else "no evidence that seat win rates differ"
-    p_text = f"p = {p:.3g}" if p > 0 else "p < 1e-300"
-    console.print(f"chi-square test of equal win shares: chi2 = {chi2:.2f}, {dof} df, {p_text} ({verdict})")
-    if p < 0.05:
-        for r in table.iter_rows(named=True):
-            console.print("  " + describe(r))
+    verdict = summary.verdict
+    if verdict.unfinished_line():
+        console.print(verdict.unfinished_line())
+    title = (f"{m['title']}: {m['players']} players, {summary.counts()}, seed {m['seed']}"
+             f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
+    if verdict.kind != "unfinished":
+        t = Table(title=title, title_justify="left")
+        for col in ("seat", "strategy", "win share (95% CI)", "edge ± sim. 95%", "fair", "mean score"):
+            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+        for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
+            t.add_row(str(r["seat"]), str(r["strategy"]),
+                      f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
+                      f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
+                      f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
+        console.print(t)
+    else:
+        console.print(title)
+    for line in verdict.lines()[1 if verdict.unfinished_line() else 0:]:
+        console.print(line)
+    for line in summary.strategy_lines():
+        console.print(line)
+    for line in summary.until_ci_lines():
+        console.print(line)
     speed = m.get("games_per_second")
     console.print(f"{m['wall_seconds']:.2f} s" + (f", {speed:,.0f} games/s" if speed else "") +
                   (f"; results in {out}" if out else ""))

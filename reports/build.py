@@ -22,7 +22,9 @@ import tomli_w
 
 from analyses import feel, paired, planning, sweep, tournament
 from analyses.runs import NotARun, is_run, open_run
-from analyses.seats import describe, equal_share_test, seat_advantage
+from analyses.seat_summary import seat_summary
+from analyses.seats import describe
+from analyses.verdict import DEFAULT_MARGIN, points
 from reports import figures
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -87,25 +89,25 @@ def provenance(manifest, name):
     return section
 
 
-def seat_section(seats, tag):
-    """Seat advantage: shares in words, the chi-square test, the plot, the table and the planning."""
-    table = seat_advantage(seats)
-    chi2, dof, p = equal_share_test(seats)
-    players = int(table["players"][0])
-    text = [describe(row) + "." for row in table.iter_rows(named=True)]
-    verdict = "The seats differ more than chance explains" if p < 0.05 else \
-        "These shares are consistent with equal seats"
-    text.append(f"{verdict} (chi-square {chi2:.2f} with {dof} degrees of freedom, p = {p:.3g}).")
-    edge = 0.01
-    text.append(f"Planning: detecting a seat edge of {100 * edge:.0f} percentage point with power 0.8 at "
-                f"alpha 0.05 takes {planning.games_to_detect(edge, players):,} games at {players} players; "
+def seat_section(seats, tag, manifest=None, margin=DEFAULT_MARGIN):
+    """Seat advantage: the verdict at ``margin`` points, the shares in words, the plot, the table and the
+    planning (from the tests the verdict and the chi-square actually run)."""
+    summary = seat_summary(seats, manifest, margin=margin)
+    verdict, table = summary.verdict, summary.table
+    if verdict.kind == "unfinished":
+        return Section("Seat advantage", "seats", text=verdict.lines())
+    players = verdict.players
+    text = verdict.lines() + [describe(row) + "." for row in table.iter_rows(named=True)]
+    per_game = summary.moments.rotations
+    text.append(f"Planning: with equal seats, the verdict reads \"balanced within ±{points(margin)} points\" with "
+                f"probability 0.8 after about {planning.games_for_verdict(margin, players) * per_game:,} games; the "
+                f"chi-square test detects a first-seat edge of 1 point with power 0.8 after "
+                f"{planning.games_for_seat_test(1.0, players):,} games (at {players} players, independent games); "
                 f"narrowing every seat interval to ± 0.5 points takes about "
-                f"{planning.games_for_half_width(seats, 0.005):,} games.")
-    if "rotation" in seats.columns:
-        text.append("The seats were rotated over deals, so these intervals count every game as a fresh deal; "
-                    "the duplicate-deal section gives intervals over deals.")
+                f"{planning.games_for_half_width(summary.moments, 0.005):,} games.")
     return Section("Seat advantage", "seats", text=text,
-                   tables=[Table.of("Win share and mean score per seat (95% intervals)", table)],
+                   tables=[Table.of("Win share and mean score per seat (95% intervals; deals as the unit in a "
+                                    "rotated run)", table)],
                    figures=[figures.seat_advantage(f"{tag}seat-advantage", table)])
 
 
@@ -137,7 +139,7 @@ def feel_section(seats, tag):
                             figures.game_length(f"{tag}game-length", dist)])
 
 
-def run_section(path):
+def run_section(path, margin=DEFAULT_MARGIN):
     """All sections for one run directory."""
     run = open_run(path)
     manifest, seats = run.manifest, run.seats
@@ -147,7 +149,7 @@ def run_section(path):
         if "rotation" in seats.columns else ""
     title = f"{manifest.get('title', manifest.get('game', 'game'))}: {manifest.get('players')} players, " \
             f"{played:,} games{deals} ({run.name})"
-    parts = [provenance(manifest, run.name), seat_section(seats, tag)]
+    parts = [provenance(manifest, run.name), seat_section(seats, tag, manifest, margin)]
     if "rotation" in seats.columns:
         parts.append(paired_section(seats))
     parts.append(feel_section(seats, tag))
@@ -186,7 +188,7 @@ def sweep_section(path):
                                     summary.select(pl.exclude("unplayable", "run"), "unplayable"))])
 
 
-def tournament_section(path):
+def tournament_section(path, margin=DEFAULT_MARGIN):
     """A tournament: standings with win shares and Bradley-Terry ratings."""
     manifest, seats = tournament.load(path)
     tag = f"{_slug(Path(path).name)}-"
@@ -199,16 +201,16 @@ def tournament_section(path):
                    figures=[figures.ratings(f"{tag}ratings", table)])
 
 
-def sections(paths):
-    """One section per directory, recognised as a sweep, a tournament or a run."""
+def sections(paths, margin=DEFAULT_MARGIN):
+    """One section per directory, recognised as a sweep, a tournament or a run; verdicts at ``margin``."""
     out = []
     for path in map(Path, paths):
         if sweep.is_sweep(path):
             out.append(sweep_section(path))
         elif tournament.is_tournament(path):
-            out.append(tournament_section(path))
+            out.append(tournament_section(path, margin))
         elif is_run(path):
-            out.append(run_section(path))
+            out.append(run_section(path, margin))
         else:
             raise NotARun(f"{path} is neither a run, a sweep nor a tournament directory")
     return out
@@ -220,10 +222,12 @@ def _all_figures(parts):
         yield from _all_figures(part.subsections)
 
 
-def write_report(paths, out, fmt="html"):
-    """Write the report for ``paths`` to ``out`` and return its path (see ``render``)."""
-    return render(sections(paths), out, fmt, title="playtest report", source=", ".join(map(str, paths)),
-                  intro=["Percentages are shares of games; intervals are 95%."])
+def write_report(paths, out, fmt="html", margin=DEFAULT_MARGIN):
+    """Write the report for ``paths`` to ``out`` (verdicts at ``margin`` points) and return its path
+    (see ``render``)."""
+    return render(sections(paths, margin), out, fmt, title="playtest report", source=", ".join(map(str, paths)),
+                  intro=["Percentages are shares of games; intervals are 95%; a verdict's margin is in "
+                         f"percentage points of win share (here ±{points(margin)})."])
 
 
 def render(parts, out, fmt="html", *, title, source, intro=()):
