@@ -49,10 +49,12 @@ def _show(frame, columns, playable_only=False):
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")
+@click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="A run's verdict calls seat edges within ± this many percentage points balanced.")
 @user_errors
-def report(dirs, out, fmt):
-    """Write a report on run, sweep or tournament directories and print its path."""
-    path = write_report(dirs, out, fmt=fmt)
+def report(dirs, out, fmt, margin):
+    """Write a report on run, sweep or tournament directories and print its path; each opens with its verdict."""
+    path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 
 
