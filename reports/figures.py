@@ -239,7 +239,9 @@ def sweep_heatmap(name, summary, axes, best, near, default, panels=6):
             if not np.isnan(v):
                 ax.text(c, r, f"{v:.1f}", ha="center", va="center", fontsize=8,
                         color="black" if v > 0.6 * top else "white")
-        ax.set_xticks(range(len(xs)), [str(v) for v in xs], rotation=30, ha="right", fontsize=8)
+        tilt = max(len(str(v)) for v in xs) > 4
+        ax.set_xticks(range(len(xs)), [str(v) for v in xs], rotation=30 if tilt else 0,
+                      ha="right" if tilt else "center", fontsize=8)
         ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
         ax.set_xlabel(x, fontsize=8)
         ax.set_ylabel(y, fontsize=8)
