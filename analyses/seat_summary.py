@@ -29,13 +29,6 @@ class SeatSummary:
     differences: pl.DataFrame | None = None
     until_ci: float | None = None
 
-    def counts(self):
-        """"N games", or "N deals × R rotations = M games" in a rotated run."""
-        v = self.verdict
-        if v.rotations > 1:
-            return f"{v.deals:,} deals × {v.rotations} rotations = {v.games:,} games"
-        return f"{v.games:,} games"
-
     def strategy_lines(self):
         """The per-strategy table and pairwise differences of a rotated run, as lines."""
         if self.strategies is None:
@@ -72,7 +65,7 @@ class SeatSummary:
 
     def to_dict(self):
         """The ``--json`` report: seats, the verdict's fields, strategies and ``until_ci``."""
-        out = {"seats": self.table.to_dicts(), **self.verdict.to_dict(), "counts": self.counts()}
+        out = {"seats": self.table.to_dicts(), **self.verdict.to_dict(), "counts": self.verdict.counts()}
         if self.strategies is not None:
             out["strategies"] = self.strategies.to_dicts()
             out["strategy_differences"] = self.differences.to_dicts()

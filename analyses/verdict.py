@@ -116,10 +116,11 @@ class Verdict:
         return ("whether the game is balanced for other strategies, player counts or setups than the ones "
                 "played, or for edges smaller than the margin")
 
-    def _counts(self):
+    def counts(self):
+        """"N games", or "N deals × R rotations = M games" when the deal is the unit."""
         if self.rotations > 1:
             return f"{self.deals:,} deals × {self.rotations} rotations = {self.games:,} games"
-        return f"{self.games:,} games"
+        return f"{self.games:,} game{'s' if self.games != 1 else ''}"
 
     def unfinished_line(self):
         """The first line of the output when games were left out (else None)."""
@@ -136,20 +137,20 @@ class Verdict:
                     f"{self.unfinished_reason}, so no seat table is shown.")
         big = self.largest
         if big is None:
-            return f"Inconclusive: {self._counts()} are too few to estimate any edge."
+            return f"Inconclusive: {self.counts()} are too few to estimate any edge."
         where = f"{who} {big.seat}" + (f" ({big.strategy})" if self.subject == "lineups" else "")
         interval = f"{big.edge:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
         if self.kind == "balanced":
             return (f"Balanced within ±{points(self.margin)} points: every {who}'s edge lies inside the margin with "
                     f"{round(100 * self.confidence)}% simultaneous confidence (largest: {where}, {interval}; "
-                    f"{self._counts()}).")
+                    f"{self.counts()}).")
         if self.kind == "unbalanced":
             return (f"Unbalanced: {where} has an edge of {interval}, beyond ±{points(self.margin)} points with "
-                    f"{round(100 * self.confidence)}% simultaneous confidence ({self._counts()}).")
+                    f"{round(100 * self.confidence)}% simultaneous confidence ({self.counts()}).")
         need = f"about {self.games_needed:,} games in all would likely settle it" if self.games_needed else \
             "the largest edge sits at the margin, so no affordable number of games settles it"
         return (f"Inconclusive at ±{points(self.margin)} points: the largest edge is {where}, {interval}, which "
-                f"straddles the margin; {need} ({self._counts()}).")
+                f"straddles the margin; {need} ({self.counts()}).")
 
     def lines(self):
         """The lines the terminal prints: unfinished games, the sentence, the chi-square, the caveats."""

@@ -122,6 +122,25 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     return Run(Path(out) if out is not None else None, manifest, frame)
 
 
+def verdict(run, margin=1.0, confidence=0.95):
+    """The balance ``analyses.verdict.Verdict`` of a ``Run`` or run directory at ``margin`` percentage points
+    (``.sentence()``, ``.to_dict()``)."""
+    from analyses.verdict import seat_verdict
+
+    run = run if isinstance(run, Run) else load_run(run)
+    return seat_verdict(run.scan(), margin, confidence, manifest=run.manifest)
+
+
+def compare(run_a, run_b, margin=1.0, confidence=0.95):
+    """``analyses.compare.Comparison`` of design B against design A (``Run``s or run directories):
+    per-seat changes, the change in the largest seat edge and in game feel, paired when both used the same
+    seed."""
+    from analyses.compare import compare as compare_runs
+
+    a, b = (r if isinstance(r, Run) else load_run(r) for r in (run_a, run_b))
+    return compare_runs(a.scan(), b.scan(), a.manifest, b.manifest, margin, confidence)
+
+
 def _until_ci_stop(target, resumed=None):
     """The ``stop`` callback of ``--until-ci``: running seat moments over every chunk (also the chunks of
     the ``resumed`` run directory), True once every seat's 95% half-width is below ``target``."""

@@ -31,7 +31,8 @@ class PlaytestGroup(click.Group):
     """
 
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
-            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair"}
+            "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
+            "unfair": "playtest.cli_unfair:unfair"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -164,7 +165,7 @@ def _print_seat_table(m, summary, out):
     verdict = summary.verdict
     if verdict.unfinished_line():
         console.print(verdict.unfinished_line())
-    title = (f"{m['title']}: {m['players']} players, {summary.counts()}, seed {m['seed']}"
+    title = (f"{m['title']}: {m['players']} players, {summary.verdict.counts()}, seed {m['seed']}"
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
     if verdict.kind != "unfinished":
         t = Table(title=title, title_justify="left")
