@@ -36,7 +36,7 @@ def sections(paths, margin=DEFAULT_MARGIN):
         if sweep.is_sweep(path):
             out.append(sweep_report.sweep_section(path))
         elif tournament.is_tournament(path):
-            out.append(tournament_report.tournament_section(path))
+            out.append(tournament_report.tournament_section(path, margin))
         elif is_run(path):
             out.append(run_report.run_section(path, margin))
         else:

@@ -26,19 +26,33 @@ RUNNERS_UP = 5
 
 
 def latest_rows(summary):
-    """The playable configurations, each with its row of the last search stage it reached."""
+    """The playable configurations, each with its row of the last race stage it reached (a plain grid:
+    its only row); confirmation games are left out."""
     played = summary.filter(pl.col("unplayable").is_null() & pl.col("max_edge").is_not_null())
     if "stage" in played.columns:
-        played = played.sort("stage").group_by("config", maintain_order=True).last()
+        played = (played.filter(pl.col("phase") == "race").sort("stage")
+                  .group_by("config", maintain_order=True).last())
     return played.sort("config")
 
 
 def near_best(played):
     """``(best config, set of configs whose largest-edge lower bound does not clear the best one's upper
-    bound)``."""
+    bound)``, in a plain grid (the rule ``analyses.sweep`` applies to a search's confirmation games)."""
     best = played.sort("max_edge").row(0, named=True)
     near = played.filter((pl.col("max_edge_lo") <= best["max_edge_hi"]) & (pl.col("config") != best["config"]))
     return best["config"], set(near["config"].to_list())
+
+
+def standings(summary, played):
+    """``(best config, configs that cannot be told apart from it, ranked rows with the figures to quote)``:
+    after a search the race's pick and the confirmation games on a fresh seed (``analyses.sweep``), in a
+    plain grid the smallest edge among the configurations, measured on the games that chose it."""
+    if sweep.sweep_is_search(summary):
+        ranked = sweep.standing(summary)
+        near = set(ranked.filter(pl.col("cannot_tell_apart") & ~pl.col("best"))["config"].to_list())
+        return int(sweep.best(summary)["config"]), near, ranked
+    best, near = near_best(played)
+    return best, near, played.sort("max_edge")
 
 
 def shipped_configs(manifest, played):
@@ -76,11 +90,12 @@ def sweep_section(path):
         return Section(f"Setup-table sweep ({name})", "sweep",
                        verdict="No configuration of this grid could be played; the reasons are in the table.",
                        tables=[unplayable_table(summary, axes, tag)])
-    best, near = near_best(played)
+    best, near, ranked = standings(summary, played)
     shipped = shipped_configs(manifest, played)
-    row = played.filter(pl.col("config") == best).row(0, named=True)
+    row = ranked.filter(pl.col("config") == best).row(0, named=True)
+    fresh = ", on fresh deals" if sweep.sweep_is_search(summary) else ""
     verdict = (f"Fairest configuration: {_where(row, axes)}, with a largest seat edge of "
-               f"{points(row['max_edge'], False)} points ({_interval(row)}, {row['games']:,} games); "
+               f"{points(row['max_edge'], False)} points ({_interval(row)}, {row['games']:,} games{fresh}); "
                + (f"{len(near)} other configuration{'s' if len(near) > 1 else ''} cannot be told apart from it."
                   if near else "every other configuration is measurably less fair."))
     default = next(iter(shipped), None)
@@ -97,15 +112,19 @@ def sweep_section(path):
              "bounds over the seats; two configurations are told apart only when their bounds do not overlap. "
              "Each configuration's own verdict (balanced, unbalanced, inconclusive at the margin) is in the "
              "table of every configuration.",
-             "Cannot tell: whether a configuration is fair in absolute terms (see each run's own verdict), and "
-             "how it plays for other strategies. Picking the smallest of many noisy edges favours the lucky: "
-             "the best's edge is likely an underestimate, so replay it with more games before adopting it."]
-    if manifest["mode"] == "search":
-        notes.append("Successive-halving search: configurations dropped early played fewer games, so their "
-                     "intervals are wider.")
+             "Cannot tell: whether a configuration is fair in absolute terms (see each configuration's "
+             "verdict), and how it plays for other strategies."]
+    if sweep.sweep_is_search(summary):
+        notes.append("Search: configurations were eliminated once their largest edge was surely bigger than "
+                     "another's (the heatmap shows each one's last race stage); the pick and its runners-up were "
+                     "then replayed on a fresh seed, and the verdict and the first table quote those games only.")
+    else:
+        notes.append("The fairest was picked and measured on the same games, and picking the smallest of many "
+                     "noisy edges favours the lucky, so its edge is likely larger on fresh games: confirm it with "
+                     "`playtest sweep --search` or a fresh run before adopting it.")
     if skipped:
         notes.append(f"{skipped} configuration(s) could not be played; the reasons are in the last table.")
-    ranked = played.sort("max_edge").head(1 + RUNNERS_UP)
+    ranked = ranked.head(1 + RUNNERS_UP)
     return Section(f"Setup-table sweep ({name})", "sweep", verdict=verdict, figures=[fig], text=notes,
                    tables=[t for t in (ranked_table(ranked, axes, near, best, tag), full_table(summary, axes, tag),
                                        unplayable_table(summary, axes, tag)) if t],
@@ -127,8 +146,9 @@ def ranked_table(ranked, axes, near, best, tag):
 
 
 def full_table(summary, axes, tag):
-    """Every played configuration (and search stage) with its measures."""
-    stage = {"Search stage": lambda r: str(r["stage"])} if "stage" in summary.columns else {}
+    """Every played configuration (and search stage or confirmation) with its measures."""
+    stage = {"Search stage": lambda r: "confirmation" if r["phase"] == "confirm" else str(r["stage"])} \
+        if "stage" in summary.columns else {}
     played = summary.filter(pl.col("unplayable").is_null() & pl.col("max_edge").is_not_null())
     return Table.of("Every configuration played", played, f"{tag}configurations", {
         "Configuration": lambda r: str(r["config"]), **stage, **_values(axes),
@@ -168,7 +188,8 @@ def sweep_provenance(path, manifest, played):
                                       "git_revision") if k in first}
     settings |= {k: manifest["options"][k] for k in ("games", "seed", "strategies") if k in manifest["options"]}
     mode = "search (successive halving)" if manifest["mode"] == "search" else "full grid"
-    section = provenance(settings, Path(path).name, [("Mode", mode)])
+    extra = [("Mode", mode)] + ([("Verdict margin", f"±{manifest['margin']:g} points")] if "margin" in manifest else [])
+    section = provenance(settings, Path(path).name, extra)
     section.code = compact_toml({"grid": {a["label"]: a["values"] for a in manifest["axes"]}})
     section.code_title = "Grid swept"
     return section

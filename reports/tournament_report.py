@@ -18,6 +18,7 @@ from scipy import stats
 
 from analyses import tournament
 from analyses.runs import open_run
+from analyses.verdict import seat_verdict
 from reports import figures
 from reports.section import Section, provenance, slug
 from reports.tables import Table, pct, pct_interval, text
@@ -70,8 +71,9 @@ def _verdict(table, matrix):
             f"({pct_interval(top['win_low'], top['win_high'])}).")
 
 
-def tournament_section(path):
-    """A tournament: the verdict, win shares against the fair share, head to head, ratings, provenance."""
+def tournament_section(path, margin):
+    """A tournament: the verdict, win shares against the fair share, head to head, ratings, the seats'
+    verdict at ``margin`` points over all lineups, provenance."""
     manifest, seats = tournament.load(path)
     name = Path(path).name
     tag = f"{slug(name)}-"
@@ -100,6 +102,8 @@ def tournament_section(path):
         "(100 points more: finishing ahead about 64% of the time). Win share counts first places only. A "
         "strategy that wins slightly more often but often finishes last can therefore be rated below one "
         "that wins a little less but usually finishes ahead of it.",
+        "Seat advantage over all lineups (every strategy sits in every seat): "
+        + seat_verdict(seats, margin).sentence(),
         "Tested: who finishes ahead of whom, and how often each strategy wins, over these lineups and deals. "
         "Cannot tell: how the strategies do in lineups or player counts not played, or against other strategies.",
     ]
