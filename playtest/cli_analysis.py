@@ -18,10 +18,9 @@ from playtest import api
 from reports.build import write_report
 from simulator import games as game_registry
 from simulator.core import rundir
-from simulator.core.rundir import RunError
 from simulator.core.setup import SetupError
 
-ANALYSIS_ERRORS = (sweeps.GridError, NotARun, RunError)
+ANALYSIS_ERRORS = (sweeps.GridError, NotARun)
 
 
 def user_errors(command):
