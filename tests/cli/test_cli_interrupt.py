@@ -9,8 +9,6 @@ without interruption.
 
 import json
 import signal
-import subprocess
-import sys
 import time
 
 import polars as pl
@@ -23,9 +21,6 @@ GAMES, CHUNK = 3_000_000, 100_000
 ARGS = ["simulate", "forks", "--games", str(GAMES), "--chunk-size", str(CHUNK), "--seed", "11"]
 
 
-def simulate(out, *extra):
-    return subprocess.Popen([sys.executable, "-m", "playtest", *ARGS, "--out", str(out), *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def wait_for_first_chunk(run, out):
@@ -36,9 +31,9 @@ def wait_for_first_chunk(run, out):
         time.sleep(0.02)
 
 
-def interrupt(out, signum):
+def interrupt(out, signum, playtest_process):
     """Start a run, send ``signum`` once its first chunk is on disk and check what it leaves behind."""
-    run = simulate(out)
+    run = playtest_process(*ARGS, "--out", out)
     wait_for_first_chunk(run, out)
     run.send_signal(signum)
     _, err = run.communicate(timeout=60)
@@ -56,14 +51,14 @@ def interrupt(out, signum):
         assert output.file_checksum(output.chunk_path(out, int(chunk))) == digest
 
 
-def test_sigterm_leaves_whole_chunks_and_an_incomplete_manifest(tmp_path):
-    interrupt(tmp_path / "run", signal.SIGTERM)
+def test_sigterm_leaves_whole_chunks_and_an_incomplete_manifest(tmp_path, playtest_process):
+    interrupt(tmp_path / "run", signal.SIGTERM, playtest_process)
 
 
-def test_sigint_then_resume_equals_an_uninterrupted_run(tmp_path):
+def test_sigint_then_resume_equals_an_uninterrupted_run(tmp_path, playtest_process):
     out = tmp_path / "run"
-    interrupt(out, signal.SIGINT)
-    resumed = simulate(out, "--resume")
+    interrupt(out, signal.SIGINT, playtest_process)
+    resumed = playtest_process(*ARGS, "--out", out, "--resume")
     _, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err
     assert json.loads((out / "manifest.json").read_text())["complete"] is True

@@ -8,24 +8,12 @@ at once; a worker stuck in a strategy is left behind and the process ends with `
 import json
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 LOOPING = Path(__file__).parents[1] / "core" / "looping_strategy.py"
-
-
-def default_sigint():
-    """In the child: Ctrl-C handled as by a terminal, even when the tests run with SIGINT ignored (as in a
-    background job), since Python installs its Ctrl-C handler only when SIGINT is not ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def start(out, *args):
-    return subprocess.Popen([sys.executable, "-m", "playtest", "simulate", *map(str, args), "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
 def wait_until_playing(run, out):
@@ -56,20 +44,22 @@ def assert_stopped_cleanly(out, err, returncode):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_stops_a_run_in_the_middle_of_one_long_chunk(tmp_path, signum):
+def test_a_signal_stops_a_run_in_the_middle_of_one_long_chunk(tmp_path, playtest_process, signum):
     out = tmp_path / "run"
     # one chunk of two million Fauch & Fertig games: over ten seconds of kernel time on two cores
-    run = start(out, "fauch-fertig", "--games", 2_000_000, "--chunk-size", 2_000_000, "--seed", 3)
+    run = playtest_process("simulate", "fauch-fertig", "--games", 2_000_000, "--chunk-size", 2_000_000, "--seed", 3,
+                           "--out", out)
     wait_until_playing(run, out)
     err = stop(run, signum)
     assert_stopped_cleanly(out, err, run.returncode)
 
 
-def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path):
+def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path, playtest_process):
     out = tmp_path / "run"
     # the looping strategy is stuck from game 4 of seed 5 on, inside the first chunk
-    run = start(out, "forks", "--strategy-file", LOOPING, "-s", "looping", "-s", "random", "-s", "random",
-                "-s", "random", "--seed", 5, "--games", 100, "--chunk-size", 50)
+    run = playtest_process("simulate", "forks", "--strategy-file", LOOPING, "-s", "looping", "-s", "random",
+                           "-s", "random", "-s", "random", "--seed", 5, "--games", 100, "--chunk-size", 50,
+                           "--out", out)
     wait_until_playing(run, out)
     err = stop(run, signal.SIGINT)
     assert_stopped_cleanly(out, err, run.returncode)
