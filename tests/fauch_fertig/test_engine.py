@@ -24,7 +24,6 @@ def column(seat_stats, name):
 
 def replay_agrees(config, names, seed, game, trace_one):
     """Trace one kernel game, replay it with the reference engine, check every output; return the result."""
-    players = config.players
     trace, scores, standing, seat_stats, game_stats, n = trace_one(config, names, seed, game)
     assert n > 0, f"game {game}: a built-in strategy chose illegally"
     ref = replay(config, trace)                     # raises on any illegal move or wrong shuffle
