@@ -96,25 +96,22 @@ def new_state(arrays, params):
             np.empty(params.shape[1], np.float64))      # the deciding seat's parameters
 
 
-@nb.njit(cache=True)
-def _begin_turn(state, p):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _begin_turn(head, seat, p):
     """Seat ``p``'s turn starts with its action decision. Jit-compiled."""
-    head = state[0]
-    state[SEAT][p, S_TURNS] += 1
+    seat[p, S_TURNS] += 1
     head[H_TO_MOVE] = p
     head[H_KIND] = ACTION
 
 
-@nb.njit(cache=True)
-def _end_turn(state, arrays):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _end_turn(head, seat, rules):
     """Pass the turn on; after the last seat, end the game (an egg supply used up, or the cap) or start a
     new round. Jit-compiled."""
-    rules = arrays[4]
-    head, seat = state[0], state[SEAT]
     players = rules[R_PLAYERS]
     p = head[H_TO_MOVE]
     if p + 1 < players:
-        _begin_turn(state, p + 1)
+        _begin_turn(head, seat, p + 1)
         return
     done = False
     for q in range(players):
@@ -125,33 +122,33 @@ def _end_turn(state, arrays):
         head[H_FINISHED] = 1 if done else 0
         return
     head[G_ROUND] += 1
-    _begin_turn(state, 0)
+    _begin_turn(head, seat, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _after_purchase(state, arrays, p, card, trace, rec):
     """Lay out the card ``p`` bought; ask for the pay choice if it arises, else finish the turn. Jit-compiled."""
     card_cond = arrays[2]
-    lay_out(state, arrays, p, card)
+    lay_out(p, card, arrays, state)
     if card_cond[card, 0] == C_PAY and state[SEAT][p, S_COINS] >= card_cond[card, 1]:
         state[0][H_KIND] = PAY
         state[0][G_CARD] = card
         return
-    finish_purchase(state, arrays, p, trace, rec)
-    _end_turn(state, arrays)
+    finish_purchase(p, arrays, state, trace, rec)
+    _end_turn(state[0], state[SEAT], arrays[4])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def reset(state, arrays, seed, game, trace, rec):
     """Deal game ``game`` of run ``seed``; seat 0 is to choose its first action. Jit-compiled."""
     head = state[0]
     head[:] = 0
     seed_game(state[RNGS], seed, game)
     deal(state, arrays, trace, rec)
-    _begin_turn(state, 0)
+    _begin_turn(head, state[SEAT], 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions``; return how many (0 once over).
 
@@ -164,7 +161,7 @@ def legal_actions(state, arrays, actions):
     if head[H_TO_MOVE] < 0:
         return 0
     if kind == ACTION:
-        return legal_turn_actions(state, head[H_TO_MOVE], actions)
+        return legal_turn_actions(head[H_TO_MOVE], head, state[MARKET_CARDS], state[SEAT], actions)
     if kind == KEEP:
         drawn = state[DRAWN]
         for i in range(head[G_DRAWN]):
@@ -174,7 +171,7 @@ def legal_actions(state, arrays, actions):
     return 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply(state, arrays, action, trace, rec):
     """The seat to move takes ``action`` (one of its legal action ids); the game runs on to the next decision
     or its end. Jit-compiled."""
@@ -182,12 +179,12 @@ def apply(state, arrays, action, trace, rec):
     head, seat, market, mcoins = state[0], state[SEAT], state[MARKET_CARDS], state[MCOINS]
     p, kind = head[H_TO_MOVE], head[H_KIND]
     if kind == ACTION:
-        record(state, trace, rec, action)
+        record(head, trace, rec, action)
         head[G_ACTION] = action
         if action == A_COINS:
             seat[p, S_COINS] += from_supply(head, rules[R_TAKE])
             seat[p, S_TAKES] += 1
-            _end_turn(state, arrays)
+            _end_turn(state[0], state[SEAT], arrays[4])
             return
         for s in range(MARKET):          # pay 1 onto every other market card first
             if s != action and market[s] >= 0:
@@ -198,7 +195,7 @@ def apply(state, arrays, action, trace, rec):
             drawn = state[DRAWN]
             n = 0
             while n < rules[R_BLIND_DRAW]:
-                c = draw(state, trace, rec)
+                c = draw(head, state[PILE], state[DISCARD], state[RNGS][0], trace, rec)
                 if c < 0:
                     break
                 drawn[n] = c
@@ -216,7 +213,7 @@ def apply(state, arrays, action, trace, rec):
         card = action - A_KEEP
         for j in range(head[G_DRAWN]):
             if drawn[j] == card:
-                record(state, trace, rec, j)
+                record(head, trace, rec, j)
             else:
                 discard[head[G_DISCARD]] = drawn[j]
                 discarder[head[G_DISCARD]] = p
@@ -225,14 +222,14 @@ def apply(state, arrays, action, trace, rec):
         _after_purchase(state, arrays, p, card, trace, rec)
     else:
         paid = action - A_DECLINE
-        record(state, trace, rec, paid)
+        record(head, trace, rec, paid)
         if paid == 1:
-            pay_for_egg(state, arrays, p, head[G_CARD])
-        finish_purchase(state, arrays, p, trace, rec)
-        _end_turn(state, arrays)
+            pay_for_egg(p, head[G_CARD], arrays, state)
+        finish_purchase(p, arrays, state, trace, rec)
+        _end_turn(state[0], state[SEAT], arrays[4])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write a finished (or capped) game's outputs. Jit-compiled.
 
@@ -256,7 +253,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[1] = head[H_FINISHED]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (the layout's observation vector). Jit-compiled.
 
@@ -292,7 +289,7 @@ def choose(state, arrays, sids, params):
     p, kind = head[H_TO_MOVE], head[H_KIND]
     observe(state, arrays, p, view)
     if kind == ACTION:
-        n = legal_turn_actions(state, p, opts)
+        n = legal_turn_actions(p, head, state[MARKET_CARDS], state[SEAT], opts)
     elif kind == KEEP:
         n = head[G_DRAWN]
         for i in range(n):
@@ -310,7 +307,7 @@ def choose(state, arrays, sids, params):
     return A_DECLINE + k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the whole game of ``src`` into ``dst`` (a state of the same setup): head, streams, piles, market,
     displays and the public view; not the per-thread buffers. Jit-compiled."""
@@ -327,7 +324,7 @@ def copy_state(src, dst):
     _copy_tables(src, dst)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _copy_tables(src, dst):
     """The fixed-size part of ``copy_state``. Jit-compiled."""
     for s in range(MARKET):
@@ -350,7 +347,7 @@ def _copy_tables(src, dst):
         dst[VIEW][i] = src[VIEW][i]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place everything ``seat`` cannot see, drawing from the stream ``rng``. Jit-compiled.
 

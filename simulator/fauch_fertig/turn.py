@@ -33,7 +33,7 @@ HEAD_SIZE = HEAD + 8
 S_COINS, S_PLACED, S_MARKET, S_BLIND, S_TAKES, S_TURNS = range(6)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def from_supply(head, amount):
     """Take up to ``amount`` coins from the supply; return how many came. Jit-compiled."""
     if amount > head[G_SUPPLY]:
@@ -42,36 +42,33 @@ def from_supply(head, amount):
     return amount
 
 
-@nb.njit(cache=True)
-def record(state, trace, rec, value):
-    """Append ``value`` to the trace (with ``rec``). Jit-compiled."""
+@nb.njit(cache=True, _nrt=False, inline="always")
+def record(head, trace, rec, value):
+    """Append ``value`` to the trace (with ``rec``); ``head`` is the state's head. Jit-compiled."""
     if rec:
-        head = state[0]
         trace[head[H_TRACE]] = value
         head[H_TRACE] += 1
 
 
-@nb.njit(cache=True)
-def _record_shuffle(state, trace, cards, n, rec):
+@nb.njit(cache=True, _nrt=False)
+def _record_shuffle(head, trace, cards, n, rec):
     """Append ``n`` and ``cards[:n]`` to the trace (with ``rec``). Jit-compiled."""
-    record(state, trace, rec, n)
-    for i in range(n):
-        record(state, trace, rec, cards[i])
+    if rec:
+        record(head, trace, rec, n)
+        for i in range(n):
+            record(head, trace, rec, cards[i])
 
 
-@nb.njit(cache=True)
-def draw(state, trace, rec):
-    """Top card of the pile, refilling an empty pile from the shuffled discard pile; -1 if both are empty.
-
-    Jit-compiled.
-    """
-    head, pile, discard = state[0], state[PILE], state[DISCARD]
+@nb.njit(cache=True, _nrt=False)
+def draw(head, pile, discard, chance, trace, rec):
+    """Top card of the pile, refilling an empty pile from the discard pile shuffled with the stream
+    ``chance``; -1 if both are empty. Jit-compiled."""
     if head[G_POS] == head[G_END] and head[G_DISCARD] > 0:
         n = head[G_DISCARD]
         for i in range(n):
             pile[i] = discard[i]
-        shuffle(pile, n, state[RNGS][0])
-        _record_shuffle(state, trace, pile, n, rec)
+        shuffle(pile, n, chance)
+        _record_shuffle(head, trace, pile, n, rec)
         head[G_POS], head[G_END], head[G_DISCARD] = 0, n, 0
     if head[G_POS] == head[G_END]:
         return -1
@@ -79,78 +76,68 @@ def draw(state, trace, rec):
     return pile[head[G_POS] - 1]
 
 
-@nb.njit(cache=True)
-def _egg(state, p, card):
+@nb.njit(cache=True, _nrt=False)
+def _egg(p, card, seat, eggs_on, view):
     """Seat ``p`` places an egg (on ``card``, or on a community card if ``card`` is -1). Jit-compiled."""
-    view = state[VIEW]
-    state[SEAT][p, S_PLACED] += 1
+    seat[p, S_PLACED] += 1
     view[OBS_PLACED + p] += 1
     if card >= 0:
-        state[EGGS_ON][card] += 1
+        eggs_on[card] += 1
         view[OBS_EGGS_ON + card] += 1
 
 
-@nb.njit(cache=True)
-def _add_card(state, arrays, p, card):
+@nb.njit(cache=True, _nrt=False)
+def _add_card(p, card, colour, number, ccount, ncount, view):
     """Put ``card`` into seat ``p``'s display summaries. Jit-compiled."""
-    colour, number = arrays[0], arrays[1]
-    view = state[VIEW]
-    state[CCOUNT][p, colour[card]] += 1
+    ccount[p, colour[card]] += 1
     view[OBS_COLOUR_COUNT + 5 * p + colour[card]] += 1
     if number[card] > 0:
-        state[NCOUNT][p, number[card]] += 1
+        ncount[p, number[card]] += 1
         view[OBS_NUMBER_COUNT + 9 * p + number[card]] += 1
     view[OBS_OWNER + card] = p
 
 
-@nb.njit(cache=True)
-def _register(state, arrays, p, card):
+@nb.njit(cache=True, _nrt=False)
+def _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view):
     """File a card just laid out by its condition: free egg, bonus card or open condition. Jit-compiled.
 
     Pay cards are left to the caller (the choice is the player's).
     """
-    kind = arrays[2][card, 0]
+    kind = card_cond[card, 0]
     if kind == C_FREE:
-        _egg(state, p, card)
+        _egg(p, card, seat, eggs_on, view)
     elif kind == C_BONUS:
-        bonus_n = state[BONUS_N]
-        state[BONUS][p, bonus_n[p]] = card
+        bonus[p, bonus_n[p]] = card
         bonus_n[p] += 1
     elif kind != C_PAY:
-        open_n = state[OPEN_N]
-        state[OPEN][p, open_n[p]] = card
+        open_[p, open_n[p]] = card
         open_n[p] += 1
 
 
-@nb.njit(cache=True)
-def _check_open(state, arrays, p):
+@nb.njit(cache=True, _nrt=False)
+def _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view):
     """Place an egg on each of seat ``p``'s open cards whose condition now holds. Jit-compiled."""
-    card_cond = arrays[2]
-    open_, open_n = state[OPEN], state[OPEN_N]
     k = 0
     while k < open_n[p]:
         card = open_[p, k]
         if holds(card_cond[card, 0], card_cond[card, 1], card_cond[card, 2], card_cond[card, 3],
-                 state[CCOUNT], state[NCOUNT], p):
-            _egg(state, p, card)
+                 ccount, ncount, p):
+            _egg(p, card, seat, eggs_on, view)
             open_n[p] -= 1
             open_[p, k] = open_[p, open_n[p]]
         else:
             k += 1
 
 
-@nb.njit(cache=True)
-def _check_community(state, arrays, p):
+@nb.njit(cache=True, _nrt=False)
+def _check_community(p, players, comm, comm_done, n_comm, ccount, ncount, rules, seat, eggs_on, view):
     """Complete the open community cards next to seat ``p`` that the two displays now meet. Jit-compiled.
 
     Community card ``k`` lies between seats ``k`` and ``k + 1``; ``p``'s
     purchase completed it, so ``p`` places the completer's eggs and the other
     neighbour the neighbour's eggs.
     """
-    rules = arrays[4]
-    comm, comm_done, ccount, ncount = state[COMM], state[COMM_DONE], state[CCOUNT], state[NCOUNT]
-    players = rules[R_PLAYERS]
-    for k in range(rules[R_COMMUNITY_N]):
+    for k in range(n_comm):
         left, right = k, (k + 1) % players
         if comm_done[k] or (p != left and p != right):
             continue
@@ -161,14 +148,14 @@ def _check_community(state, arrays, p):
             ncount[MAX_PLAYERS, n] = ncount[p, n] + ncount[other, n]
         if holds(comm[k, 0], comm[k, 1], comm[k, 2], comm[k, 3], ccount, ncount, MAX_PLAYERS):
             comm_done[k] = 1
-            state[VIEW][OBS_COMMUNITY_DONE + k] = 1
+            view[OBS_COMMUNITY_DONE + k] = 1
             for _ in range(rules[R_COMPLETER_EGGS]):
-                _egg(state, p, -1)
+                _egg(p, -1, seat, eggs_on, view)
             for _ in range(rules[R_NEIGHBOUR_EGGS]):
-                _egg(state, other, -1)
+                _egg(other, -1, seat, eggs_on, view)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def deal(state, arrays, trace, rec):
     """Shuffle, deal the displays (pay cards replaced and shuffled back), lay out the community cards and
     the market, hand out the start coins and place the eggs the deal already earns. Jit-compiled.
@@ -176,18 +163,17 @@ def deal(state, arrays, trace, rec):
     Expects a zeroed head and seeded streams.
     """
     colour, number, card_cond, pool, rules = arrays
-    head, pile, discard, market, mcoins, comm, picks, view = (state[0], state[PILE], state[DISCARD],
-                                                              state[MARKET_CARDS], state[MCOINS], state[COMM],
-                                                              state[PICKS], state[VIEW])
-    chance = state[RNGS][0]
+    (head, rngs, pile, discard, _, market, mcoins, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat,
+     comm, comm_done, _, view, picks, _, _, _, _) = state
+    chance = rngs[0]
     players = rules[R_PLAYERS]
-    state[EGGS_ON][:] = 0
-    state[CCOUNT][:, :] = 0
-    state[NCOUNT][:, :] = 0
-    state[OPEN_N][:] = 0
-    state[BONUS_N][:] = 0
-    state[SEAT][:, :] = 0
-    state[COMM_DONE][:] = 0
+    eggs_on[:] = 0
+    ccount[:, :] = 0
+    ncount[:, :] = 0
+    open_n[:] = 0
+    bonus_n[:] = 0
+    seat[:, :] = 0
+    comm_done[:] = 0
     head[G_SUPPLY] = rules[R_SUPPLY]
     for i in range(OBS_PLACED, OBS_OWNER):
         view[i] = 0
@@ -198,7 +184,7 @@ def deal(state, arrays, trace, rec):
         view[i] = 0
 
     fresh_deck(pile, N_CARDS, chance)
-    _record_shuffle(state, trace, pile, N_CARDS, rec)
+    _record_shuffle(head, trace, pile, N_CARDS, rec)
     pos, aside = 0, 0
     for p in range(players):
         for _ in range(rules[R_DISPLAY]):
@@ -206,7 +192,7 @@ def deal(state, arrays, trace, rec):
                 discard[aside] = pile[pos]
                 aside += 1
                 pos += 1
-            _add_card(state, arrays, p, pile[pos])
+            _add_card(p, pile[pos], colour, number, ccount, ncount, view)
             pos += 1
     m = N_CARDS - pos
     for i in range(m):
@@ -215,7 +201,7 @@ def deal(state, arrays, trace, rec):
         pile[m + i] = discard[i]
     m += aside
     shuffle(pile, m, chance)
-    _record_shuffle(state, trace, pile, m, rec)
+    _record_shuffle(head, trace, pile, m, rec)
     head[G_POS], head[G_END] = 0, m
 
     n_pool = pool.shape[0]
@@ -229,34 +215,33 @@ def deal(state, arrays, trace, rec):
         for j in range(4):
             comm[k, j] = pool[picks[k], j]
             view[OBS_COMMUNITY + 4 * k + j] = comm[k, j]
-        record(state, trace, rec, picks[k])
+        record(head, trace, rec, picks[k])
 
     for s in range(MARKET):      # R_SUPPLY is the supply left after the market and start coins
-        market[s] = draw(state, trace, rec)
+        market[s] = draw(head, pile, discard, chance, trace, rec)
         mcoins[s] = rules[R_MARKET_COIN]
     for p in range(players):
-        state[SEAT][p, S_COINS] = rules[R_START_COINS + p]
+        seat[p, S_COINS] = rules[R_START_COINS + p]
     for card in range(N_CARDS):
         p = view[OBS_OWNER + card]
         if p >= 0:
-            _register(state, arrays, p, card)
+            _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
     for p in range(players):
-        _check_open(state, arrays, p)
+        _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
 
 
-@nb.njit(cache=True)
-def legal_turn_actions(state, p, actions):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def legal_turn_actions(p, head, market, seat, actions):
     """Write seat ``p``'s legal action codes (market slots, blind, coins) into ``actions``; return how many.
 
     Jit-compiled. Buying costs 1 coin per other market card (all of them
     when buying blind, which needs a card to draw).
     """
-    head, market = state[0], state[MARKET_CARDS]
     in_market = 0
     for s in range(MARKET):
         if market[s] >= 0:
             in_market += 1
-    coins = state[SEAT][p, S_COINS]
+    coins = seat[p, S_COINS]
     n = 0
     for s in range(MARKET):
         if market[s] >= 0 and coins >= in_market - 1:
@@ -269,37 +254,42 @@ def legal_turn_actions(state, p, actions):
     return n + 1
 
 
-@nb.njit(cache=True)
-def lay_out(state, arrays, p, card):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def lay_out(p, card, arrays, state):
     """Put a bought card into seat ``p``'s display: summaries, black-card bonuses, filing. Jit-compiled."""
-    colour, rules = arrays[0], arrays[4]
-    head, seat, bonus, bonus_n, eggs_on = state[0], state[SEAT], state[BONUS], state[BONUS_N], state[EGGS_ON]
-    _add_card(state, arrays, p, card)
+    colour, number, card_cond, pool, rules = arrays
+    (head, _, _, _, _, _, _, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, _, _, _, view,
+     _, _, _, _, _) = state
+    _add_card(p, card, colour, number, ccount, ncount, view)
     if colour[card] == BLACK:
         for i in range(bonus_n[p]):
             b = bonus[p, i]
             if eggs_on[b] < rules[R_BONUS_BLACKS]:
                 seat[p, S_COINS] += from_supply(head, rules[R_BONUS_COINS])
-                _egg(state, p, b)
-    _register(state, arrays, p, card)
+                _egg(p, b, seat, eggs_on, view)
+    _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
 
 
-@nb.njit(cache=True)
-def pay_for_egg(state, arrays, p, card):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def pay_for_egg(p, card, arrays, state):
     """Seat ``p`` pays the pay card ``card``'s price back to the supply and places its egg. Jit-compiled."""
     price = arrays[2][card, 1]
-    state[SEAT][p, S_COINS] -= price
+    seat = state[SEAT]
+    seat[p, S_COINS] -= price
     state[0][G_SUPPLY] += price
-    _egg(state, p, card)
+    _egg(p, card, seat, state[EGGS_ON], state[VIEW])
 
 
-@nb.njit(cache=True)
-def finish_purchase(state, arrays, p, trace, rec):
+@nb.njit(cache=True, _nrt=False, inline="always")
+def finish_purchase(p, arrays, state, trace, rec):
     """The eggs seat ``p``'s purchase earns (its open conditions, its community cards), then the market
     refill after a market buy. Jit-compiled."""
-    head = state[0]
-    _check_open(state, arrays, p)
-    _check_community(state, arrays, p)
+    card_cond, rules = arrays[2], arrays[4]
+    (head, rngs, pile, discard, _, market, _, eggs_on, ccount, ncount, open_, open_n, _, _, seat, comm, comm_done,
+     _, view, _, _, _, _, _) = state
+    _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
+    _check_community(p, rules[R_PLAYERS], comm, comm_done, rules[R_COMMUNITY_N], ccount, ncount, rules, seat,
+                     eggs_on, view)
     action = head[G_ACTION]
     if action != A_BLIND:
-        state[MARKET_CARDS][action] = draw(state, trace, rec)
+        market[action] = draw(head, pile, discard, rngs[0], trace, rec)
