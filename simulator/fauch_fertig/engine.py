@@ -171,7 +171,7 @@ def legal_actions(state, arrays, actions):
     return 2
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(state, arrays, action, trace, rec):
     """The seat to move takes ``action`` (one of its legal action ids); the game runs on to the next decision
     or its end. Jit-compiled."""
