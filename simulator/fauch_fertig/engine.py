@@ -312,8 +312,9 @@ def copy_state(src, dst):
     """Copy the whole game of ``src`` into ``dst`` (a state of the same setup): head, streams, piles, market,
     displays and the public view; not the per-thread buffers. Jit-compiled."""
     head = src[0]
-    dst[0][:] = head
-    dst[RNGS][:, :] = src[RNGS]
+    for i in range(head.shape[0]):
+        dst[0][i] = head[i]
+    _copy2(src[RNGS], dst[RNGS])
     for i in range(head[G_POS], head[G_END]):
         dst[PILE][i] = src[PILE][i]
     for i in range(head[G_DISCARD]):
@@ -325,14 +326,23 @@ def copy_state(src, dst):
 
 
 @nb.njit(cache=True, _nrt=False)
+def _copy2(src, dst):
+    """Copy the 2-d array ``src`` into ``dst`` of the same shape, element by element. Jit-compiled."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, _nrt=False)
 def _copy_tables(src, dst):
     """The fixed-size part of ``copy_state``. Jit-compiled."""
     for s in range(MARKET):
         dst[MARKET_CARDS][s] = src[MARKET_CARDS][s]
         dst[MCOINS][s] = src[MCOINS][s]
-    dst[EGGS_ON][:] = src[EGGS_ON]
-    dst[CCOUNT][:, :] = src[CCOUNT]
-    dst[NCOUNT][:, :] = src[NCOUNT]
+    for card in range(N_CARDS):
+        dst[EGGS_ON][card] = src[EGGS_ON][card]
+    _copy2(src[CCOUNT], dst[CCOUNT])
+    _copy2(src[NCOUNT], dst[NCOUNT])
     for p in range(MAX_PLAYERS):
         dst[OPEN_N][p] = src[OPEN_N][p]
         for i in range(src[OPEN_N][p]):
@@ -340,9 +350,10 @@ def _copy_tables(src, dst):
         dst[BONUS_N][p] = src[BONUS_N][p]
         for i in range(src[BONUS_N][p]):
             dst[BONUS][p, i] = src[BONUS][p, i]
-    dst[SEAT][:, :] = src[SEAT]
-    dst[COMM][:, :] = src[COMM]
-    dst[COMM_DONE][:] = src[COMM_DONE]
+    _copy2(src[SEAT], dst[SEAT])
+    _copy2(src[COMM], dst[COMM])
+    for k in range(MAX_PLAYERS):
+        dst[COMM_DONE][k] = src[COMM_DONE][k]
     for i in range(OBS_PLACED, STATIC):
         dst[VIEW][i] = src[VIEW][i]
 
