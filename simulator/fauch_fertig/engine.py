@@ -1,16 +1,19 @@
-"""Fauch & Fertig fast engine: flat arrays, no allocation inside a game.
+"""Fauch & Fertig fast engine: the game as a steppable state (``simulator.core.state``).
 
-``play_game`` is a kernel template (the batch loop and tracer are shared) that
+The verbs (``new_state``, ``reset``, ``legal_actions``, ``apply``,
+``result``, ``observe``, ``copy_state``, ``determinize``) are jit-compiled
+with ``cache=True``; ``choose`` is a kernel template that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
 ``decide(sid, seat, rngs, params, rng, par, kind, options, n_options, obs) -> int``
 (``strategies.registry.make_dispatch``; the decision functions themselves
-have the signature documented in ``simulator.fauch_fertig.layout``). The helpers they call are jit-compiled
-with ``cache=True``.
+have the signature documented in ``simulator.fauch_fertig.layout``, which
+also documents the action ids). The rule steps the verbs are made of are in
+``simulator.fauch_fertig.turn``.
 
-Each display is kept as count vectors (cards per colour and per number) plus
-the list of its cards whose condition is still open; a purchase updates the
-counts and re-tests only the buyer's open conditions and the buyer's two
-community cards (``simulator.fauch_fertig.conditions``).
+A turn is one to three decisions of the same seat: the action, then after a
+blind buy the card to keep, then after laying out an affordable pay card the
+pay choice. ``apply`` runs everything between two decisions (draws,
+reshuffles, eggs, the market refill, the next turn or the end of the game).
 
 Trace layout (int64), the values the game consumed, in order::
 
@@ -25,46 +28,53 @@ Trace layout (int64), the values the game consumed, in order::
 import numba as nb
 import numpy as np
 
-from simulator.core.cards import fresh_deck
-from simulator.core.rng import seed_game, shuffle
-from simulator.fauch_fertig.conditions import holds
-from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, ACTION, BLACK, C_BONUS, C_FREE, C_PAY, KEEP, MARKET,
+from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE
+from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
-                                           OBS_CARD_NUMBER, OBS_COINS, OBS_COLOUR_COUNT, OBS_COMMUNITY,
-                                           OBS_COMMUNITY_DONE, OBS_COMMUNITY_N, OBS_DISCARD, OBS_EGGS, OBS_EGGS_ON,
-                                           OBS_MARKET, OBS_MARKET_COINS, OBS_NUMBER_COUNT, OBS_OWNER, OBS_PILE,
-                                           OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT, OBS_SIZE, PAY,
-                                           R_BLIND_DRAW, R_BONUS_BLACKS, R_BONUS_COINS, R_COMMUNITY_N,
-                                           R_COMMUNITY_RANDOM, R_COMPLETER_EGGS, R_DISPLAY, R_EGGS, R_MARKET_COIN,
-                                           R_MAX_ROUNDS, R_NEIGHBOUR_EGGS, R_PLAYERS, R_START_COINS, R_SUPPLY,
-                                           R_TAKE)
+                                           OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
+                                           OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
+                                           OBS_SCRATCH, OBS_SIZE, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
+from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
+                                         EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
+                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR,
+                                         PILE, RNG, RNGS, S_BLIND, S_COINS, S_MARKET, S_PLACED, S_TAKES, S_TURNS,
+                                         SEAT, VIEW, deal, draw, finish_purchase, from_supply, lay_out,
+                                         legal_turn_actions, pay_for_egg, record)
 
-ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
-SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns", "finished")
-GAME_COLUMNS = ("rounds",)
-
-# per-seat counters (scratch ``seat``)
-S_COINS, S_PLACED, S_MARKET, S_BLIND, S_TAKES, S_TURNS = range(6)
-# game scalars (scratch ``g``): pile position and end, discard size, coin supply, trace position
-G_POS, G_END, G_DISCARD, G_SUPPLY, G_T = range(5)
+ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
+SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
+GAME_COLUMNS = ("rounds", "finished")
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
+STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
 @nb.njit(cache=True)
-def new_scratch(arrays, params):
-    """Allocate one thread's working arrays and write the static part of ``obs``. Jit-compiled."""
+def new_state(arrays, params):
+    """Allocate one thread's state (the only allocation) and write the static part of its view. Jit-compiled.
+
+    The tuple is the head and the random streams (``simulator.core.state``),
+    the game's arrays (indices named in ``simulator.fauch_fertig.turn``) and
+    the per-thread buffers: the community draw order, the options handed to
+    strategies, determinize's working list, the deciding seat's stream and
+    parameter row.
+    """
     colour, number, card_cond, pool, rules = arrays
     players = rules[R_PLAYERS]
-    obs = np.zeros(OBS_SIZE, np.int64)
+    view = np.zeros(OBS_SIZE, np.int64)
     for card in range(N_CARDS):
-        obs[OBS_CARD_COLOUR + card] = colour[card]
-        obs[OBS_CARD_NUMBER + card] = number[card]
+        view[OBS_CARD_COLOUR + card] = colour[card]
+        view[OBS_CARD_NUMBER + card] = number[card]
         for j in range(4):
-            obs[OBS_CARD_COND + 4 * card + j] = card_cond[card, j]
-    obs[OBS_PLAYERS] = players
-    obs[OBS_EGGS] = rules[R_EGGS]
-    return (np.empty(N_CARDS, np.int64),                # pile, drawn from g[G_POS] up to g[G_END]
+            view[OBS_CARD_COND + 4 * card + j] = card_cond[card, j]
+    view[OBS_PLAYERS] = players
+    view[OBS_EGGS] = rules[R_EGGS]
+    draws = min(max(rules[R_BLIND_DRAW], 1), N_CARDS)
+    return (np.zeros(HEAD_SIZE, np.int64),               # head: simulator.core.state slots, then G_*
+            np.zeros((players + 1, 4), np.uint64),      # random streams: chance, then one per seat
+            np.empty(N_CARDS, np.int64),                # pile, drawn from G_POS up to G_END
             np.empty(N_CARDS, np.int64),                # discard pile
+            np.empty(N_CARDS, np.int64),                # the seat that discarded each discard-pile card
             np.empty(MARKET, np.int64),                 # market card per slot, -1 empty
             np.empty(MARKET, np.int64),                 # coins on each market slot
             np.empty(N_CARDS, np.int64),                # eggs on each card
@@ -77,258 +87,158 @@ def new_scratch(arrays, params):
             np.empty((MAX_PLAYERS, 6), np.int64),       # per-seat counters (S_*)
             np.empty((MAX_PLAYERS, 4), np.int64),       # community conditions in play
             np.empty(MAX_PLAYERS, np.int64),            # community card completed
-            np.empty(max(pool.shape[0], 1), np.int64),  # community draw order
-            np.empty(max(MARKET + 2, rules[R_BLIND_DRAW]), np.int64),  # decision options
-            np.zeros(5, np.int64),                      # game scalars (G_*)
-            obs,
-            np.empty((players + 1, 4), np.uint64),     # random streams: chance, then one per seat
+            np.empty(draws, np.int64),                  # the cards drawn by a pending blind buy (G_DRAWN)
+            view,                                       # the public part of every observation, kept up to date
+            np.empty(max(pool.shape[0], 1), np.int64),  # per thread: community draw order
+            np.empty(max(MARKET + 2, draws), np.int64),  # decision options
+            np.empty(N_CARDS, np.int64),                # determinize's list of hidden cards
             np.empty(4, np.uint64),                     # the deciding seat's stream
             np.empty(params.shape[1], np.float64))      # the deciding seat's parameters
 
 
-@nb.njit(cache=True)
-def _from_supply(g, amount):
-    """Take up to ``amount`` coins from the supply; return how many came. Jit-compiled."""
-    if amount > g[G_SUPPLY]:
-        amount = g[G_SUPPLY]
-    g[G_SUPPLY] -= amount
-    return amount
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _begin_turn(head, seat, p):
+    """Seat ``p``'s turn starts with its action decision. Jit-compiled."""
+    seat[p, S_TURNS] += 1
+    head[H_TO_MOVE] = p
+    head[H_KIND] = ACTION
 
 
-@nb.njit(cache=True)
-def _record_shuffle(trace, g, cards, n, record):
-    if record:
-        t = g[G_T]
-        trace[t] = n
-        for i in range(n):
-            trace[t + 1 + i] = cards[i]
-        g[G_T] = t + 1 + n
-
-
-@nb.njit(cache=True)
-def _draw(pile, discard, g, chance, trace, record):
-    """Top card of the pile, refilling an empty pile from the shuffled discard pile; -1 if both are empty.
-
-    Jit-compiled.
-    """
-    if g[G_POS] == g[G_END] and g[G_DISCARD] > 0:
-        n = g[G_DISCARD]
-        for i in range(n):
-            pile[i] = discard[i]
-        shuffle(pile, n, chance)
-        _record_shuffle(trace, g, pile, n, record)
-        g[G_POS], g[G_END], g[G_DISCARD] = 0, n, 0
-    if g[G_POS] == g[G_END]:
-        return -1
-    g[G_POS] += 1
-    return pile[g[G_POS] - 1]
-
-
-@nb.njit(cache=True)
-def _egg(p, card, seat, eggs_on, obs):
-    """Seat ``p`` places an egg (on ``card``, or on a community card if ``card`` is -1). Jit-compiled."""
-    seat[p, S_PLACED] += 1
-    obs[OBS_PLACED + p] += 1
-    if card >= 0:
-        eggs_on[card] += 1
-        obs[OBS_EGGS_ON + card] += 1
-
-
-@nb.njit(cache=True)
-def _add_card(p, card, colour, number, ccount, ncount, obs):
-    """Put ``card`` into seat ``p``'s display summaries. Jit-compiled."""
-    ccount[p, colour[card]] += 1
-    obs[OBS_COLOUR_COUNT + 5 * p + colour[card]] += 1
-    if number[card] > 0:
-        ncount[p, number[card]] += 1
-        obs[OBS_NUMBER_COUNT + 9 * p + number[card]] += 1
-    obs[OBS_OWNER + card] = p
-
-
-@nb.njit(cache=True)
-def _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, obs):
-    """File a card just laid out by its condition: free egg, bonus card or open condition. Jit-compiled.
-
-    Pay cards are left to the caller (the choice is the player's).
-    """
-    kind = card_cond[card, 0]
-    if kind == C_FREE:
-        _egg(p, card, seat, eggs_on, obs)
-    elif kind == C_BONUS:
-        bonus[p, bonus_n[p]] = card
-        bonus_n[p] += 1
-    elif kind != C_PAY:
-        open_[p, open_n[p]] = card
-        open_n[p] += 1
-
-
-@nb.njit(cache=True)
-def _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, obs):
-    """Place an egg on each of seat ``p``'s open cards whose condition now holds. Jit-compiled."""
-    k = 0
-    while k < open_n[p]:
-        card = open_[p, k]
-        if holds(card_cond[card, 0], card_cond[card, 1], card_cond[card, 2], card_cond[card, 3],
-                 ccount, ncount, p):
-            _egg(p, card, seat, eggs_on, obs)
-            open_n[p] -= 1
-            open_[p, k] = open_[p, open_n[p]]
-        else:
-            k += 1
-
-
-@nb.njit(cache=True)
-def _check_community(p, players, comm, comm_done, n_comm, ccount, ncount, rules, seat, eggs_on, obs):
-    """Complete the open community cards next to seat ``p`` that the two displays now meet. Jit-compiled.
-
-    Community card ``k`` lies between seats ``k`` and ``k + 1``; ``p``'s
-    purchase completed it, so ``p`` places the completer's eggs and the other
-    neighbour the neighbour's eggs.
-    """
-    for k in range(n_comm):
-        left, right = k, (k + 1) % players
-        if comm_done[k] or (p != left and p != right):
-            continue
-        other = right if p == left else left
-        for c in range(5):
-            ccount[MAX_PLAYERS, c] = ccount[p, c] + ccount[other, c]
-        for n in range(9):
-            ncount[MAX_PLAYERS, n] = ncount[p, n] + ncount[other, n]
-        if holds(comm[k, 0], comm[k, 1], comm[k, 2], comm[k, 3], ccount, ncount, MAX_PLAYERS):
-            comm_done[k] = 1
-            obs[OBS_COMMUNITY_DONE + k] = 1
-            for _ in range(rules[R_COMPLETER_EGGS]):
-                _egg(p, -1, seat, eggs_on, obs)
-            for _ in range(rules[R_NEIGHBOUR_EGGS]):
-                _egg(other, -1, seat, eggs_on, obs)
-
-
-@nb.njit(cache=True)
-def _setup(arrays, scratch, chance, trace, record):
-    """Shuffle, deal the displays (pay cards replaced and shuffled back), lay out the community cards and
-    the market, hand out the start coins and place the eggs the deal already earns. Jit-compiled."""
-    colour, number, card_cond, pool, rules = arrays
-    (pile, discard, market, mcoins, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, comm,
-     comm_done, picks, opts, g, obs, rngs, rng, par) = scratch
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _end_turn(head, seat, rules):
+    """Pass the turn on; after the last seat, end the game (an egg supply used up, or the cap) or start a
+    new round. Jit-compiled."""
     players = rules[R_PLAYERS]
-    eggs_on[:] = 0
-    ccount[:] = 0
-    ncount[:] = 0
-    open_n[:] = 0
-    bonus_n[:] = 0
-    seat[:] = 0
-    comm_done[:] = 0
-    g[:] = 0
-    g[G_SUPPLY] = rules[R_SUPPLY]
-    obs[OBS_PLACED:OBS_OWNER] = 0
-    obs[OBS_OWNER:OBS_OWNER + N_CARDS] = -1
-    obs[OBS_EGGS_ON:OBS_EGGS_ON + N_CARDS] = 0
-    obs[OBS_COMMUNITY:OBS_COMMUNITY_DONE + MAX_PLAYERS] = 0
-
-    fresh_deck(pile, N_CARDS, chance)
-    _record_shuffle(trace, g, pile, N_CARDS, record)
-    pos, aside = 0, 0
-    for p in range(players):
-        for _ in range(rules[R_DISPLAY]):
-            while card_cond[pile[pos], 0] == C_PAY:
-                discard[aside] = pile[pos]
-                aside += 1
-                pos += 1
-            _add_card(p, pile[pos], colour, number, ccount, ncount, obs)
-            pos += 1
-    m = N_CARDS - pos
-    for i in range(m):
-        pile[i] = pile[pos + i]
-    for i in range(aside):
-        pile[m + i] = discard[i]
-    m += aside
-    shuffle(pile, m, chance)
-    _record_shuffle(trace, g, pile, m, record)
-    g[G_POS], g[G_END] = 0, m
-
-    n_pool = pool.shape[0]
-    n_comm = rules[R_COMMUNITY_N]
-    for i in range(n_pool):
-        picks[i] = i
-    if rules[R_COMMUNITY_RANDOM]:
-        shuffle(picks, n_pool, chance)
-    obs[OBS_COMMUNITY_N] = n_comm
-    for k in range(n_comm):
-        for j in range(4):
-            comm[k, j] = pool[picks[k], j]
-            obs[OBS_COMMUNITY + 4 * k + j] = comm[k, j]
-        if record:
-            trace[g[G_T]] = picks[k]
-            g[G_T] += 1
-
-    for s in range(MARKET):      # R_SUPPLY is the supply left after the market and start coins
-        market[s] = _draw(pile, discard, g, chance, trace, record)
-        mcoins[s] = rules[R_MARKET_COIN]
-    for p in range(players):
-        seat[p, S_COINS] = rules[R_START_COINS + p]
-    for card in range(N_CARDS):
-        p = obs[OBS_OWNER + card]
-        if p >= 0:
-            _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, obs)
-    for p in range(players):
-        _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, obs)
+    p = head[H_TO_MOVE]
+    if p + 1 < players:
+        _begin_turn(head, seat, p + 1)
+        return
+    done = False
+    for q in range(players):
+        if seat[q, S_PLACED] >= rules[R_EGGS]:
+            done = True
+    if done or head[G_ROUND] + 1 >= rules[R_MAX_ROUNDS]:
+        head[H_TO_MOVE] = -1
+        head[H_FINISHED] = 1 if done else 0
+        return
+    head[G_ROUND] += 1
+    _begin_turn(head, seat, 0)
 
 
-@nb.njit(cache=True)
-def _legal_actions(p, market, seat, g, opts):
-    """Write seat ``p``'s legal action codes into ``opts``; return how many. Jit-compiled."""
-    in_market = 0
-    for s in range(MARKET):
-        if market[s] >= 0:
-            in_market += 1
-    coins = seat[p, S_COINS]
-    n = 0
-    for s in range(MARKET):
-        if market[s] >= 0 and coins >= in_market - 1:
-            opts[n] = s
-            n += 1
-    if g[G_END] - g[G_POS] + g[G_DISCARD] > 0 and coins >= in_market:
-        opts[n] = A_BLIND
-        n += 1
-    opts[n] = A_COINS
-    return n + 1
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _after_purchase(state, arrays, p, card, trace, rec):
+    """Lay out the card ``p`` bought; ask for the pay choice if it arises, else finish the turn. Jit-compiled."""
+    card_cond = arrays[2]
+    lay_out(p, card, arrays, state)
+    if card_cond[card, 0] == C_PAY and state[SEAT][p, S_COINS] >= card_cond[card, 1]:
+        state[0][H_KIND] = PAY
+        state[0][G_CARD] = card
+        return
+    finish_purchase(p, arrays, state, trace, rec)
+    _end_turn(state[0], state[SEAT], arrays[4])
 
 
-@nb.njit(cache=True)
-def _show(p, market, mcoins, seat, g, obs):
-    """Bring the per-decision part of ``obs`` up to date for seat ``p`` (no pay card: a PAY decision sets it).
+@nb.njit(cache=True, _nrt=False)
+def reset(state, arrays, seed, game, trace, rec):
+    """Deal game ``game`` of run ``seed``; seat 0 is to choose its first action. Jit-compiled."""
+    head = state[0]
+    head[:] = 0
+    seed_game(state[RNGS], seed, game)
+    deal(state, arrays, trace, rec)
+    _begin_turn(head, state[SEAT], 0)
 
-    Jit-compiled.
+
+@nb.njit(cache=True, _nrt=False)
+def legal_actions(state, arrays, actions):
+    """Write the legal action ids of the seat to move into ``actions``; return how many (0 once over).
+
+    Jit-compiled. The order is the order of the options its strategy is
+    shown (``layout``): market slots, blind, coins; the drawn cards in the
+    order drawn; decline, pay.
     """
-    obs[OBS_SEAT] = p
-    obs[OBS_CARD] = -1
-    obs[OBS_COINS] = seat[p, S_COINS]
-    obs[OBS_PILE] = g[G_END] - g[G_POS]
-    obs[OBS_DISCARD] = g[G_DISCARD]
-    for s in range(MARKET):
-        obs[OBS_MARKET + s] = market[s]
-        obs[OBS_MARKET_COINS + s] = mcoins[s]
+    head = state[0]
+    kind = head[H_KIND]
+    if head[H_TO_MOVE] < 0:
+        return 0
+    if kind == ACTION:
+        return legal_turn_actions(head[H_TO_MOVE], head, state[MARKET_CARDS], state[SEAT], actions)
+    if kind == KEEP:
+        drawn = state[DRAWN]
+        for i in range(head[G_DRAWN]):
+            actions[i] = A_KEEP + drawn[i]
+        return head[G_DRAWN]
+    actions[0], actions[1] = A_DECLINE, A_DECLINE + 1
+    return 2
 
 
-@nb.njit(cache=True)
-def _lay_out(p, card, arrays, scratch):
-    """Put a bought card into seat ``p``'s display: summaries, black-card bonuses, filing. Jit-compiled."""
-    colour, number, card_cond, pool, rules = arrays
-    (pile, discard, market, mcoins, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, comm,
-     comm_done, picks, opts, g, obs, rngs, rng, par) = scratch
-    _add_card(p, card, colour, number, ccount, ncount, obs)
-    if colour[card] == BLACK:
-        for i in range(bonus_n[p]):
-            b = bonus[p, i]
-            if eggs_on[b] < rules[R_BONUS_BLACKS]:
-                seat[p, S_COINS] += _from_supply(g, rules[R_BONUS_COINS])
-                _egg(p, b, seat, eggs_on, obs)
-    _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, obs)
+@nb.njit(cache=True, _nrt=False, inline="always")
+def apply(state, arrays, action, trace, rec):
+    """The seat to move takes ``action`` (one of its legal action ids); the game runs on to the next decision
+    or its end. Jit-compiled."""
+    rules = arrays[4]
+    head, seat, market, mcoins = state[0], state[SEAT], state[MARKET_CARDS], state[MCOINS]
+    p, kind = head[H_TO_MOVE], head[H_KIND]
+    if kind == ACTION:
+        record(head, trace, rec, action)
+        head[G_ACTION] = action
+        if action == A_COINS:
+            seat[p, S_COINS] += from_supply(head, rules[R_TAKE])
+            seat[p, S_TAKES] += 1
+            _end_turn(state[0], state[SEAT], arrays[4])
+            return
+        for s in range(MARKET):          # pay 1 onto every other market card first
+            if s != action and market[s] >= 0:
+                seat[p, S_COINS] -= 1
+                mcoins[s] += 1
+        if action == A_BLIND:
+            seat[p, S_BLIND] += 1
+            drawn = state[DRAWN]
+            n = 0
+            while n < rules[R_BLIND_DRAW]:
+                c = draw(head, state[PILE], state[DISCARD], state[RNGS][0], trace, rec)
+                if c < 0:
+                    break
+                drawn[n] = c
+                n += 1
+            head[G_DRAWN] = n
+            head[H_KIND] = KEEP
+            return
+        seat[p, S_MARKET] += 1
+        card = market[action]
+        seat[p, S_COINS] += mcoins[action]
+        market[action], mcoins[action] = -1, 0
+        _after_purchase(state, arrays, p, card, trace, rec)
+    elif kind == KEEP:
+        drawn, discard, discarder = state[DRAWN], state[DISCARD], state[DISCARDER]
+        card = action - A_KEEP
+        for j in range(head[G_DRAWN]):
+            if drawn[j] == card:
+                record(head, trace, rec, j)
+            else:
+                discard[head[G_DISCARD]] = drawn[j]
+                discarder[head[G_DISCARD]] = p
+                head[G_DISCARD] += 1
+        head[G_DRAWN] = 0
+        _after_purchase(state, arrays, p, card, trace, rec)
+    else:
+        paid = action - A_DECLINE
+        record(head, trace, rec, paid)
+        if paid == 1:
+            pay_for_egg(p, head[G_CARD], arrays, state)
+        finish_purchase(p, arrays, state, trace, rec)
+        _end_turn(state[0], state[SEAT], arrays[4])
 
 
-@nb.njit(cache=True)
-def _finish(rules, seat, rounds, finished, scores, standing, seat_stats, game_stats):
-    """Write a finished (or capped) game's outputs. Jit-compiled."""
+@nb.njit(cache=True, _nrt=False)
+def result(state, arrays, scores, standing, seat_stats, game_stats):
+    """Write a finished (or capped) game's outputs. Jit-compiled.
+
+    Score = eggs placed (golden included), standing = eggs placed then coins,
+    the ``SEAT_COLUMNS`` per seat, the rounds played and whether the game
+    ended by its rules (0: stopped by the table's ``max_rounds``).
+    """
+    rules = arrays[4]
+    head, seat = state[0], state[SEAT]
     for p in range(rules[R_PLAYERS]):
         placed = seat[p, S_PLACED]
         scores[p] = placed
@@ -339,102 +249,155 @@ def _finish(rules, seat, rounds, finished, scores, standing, seat_stats, game_st
         seat_stats[p, 3] = seat[p, S_BLIND]
         seat_stats[p, 4] = seat[p, S_TAKES]
         seat_stats[p, 5] = seat[p, S_TURNS]
-        seat_stats[p, 6] = finished
-    game_stats[0] = rounds
+    game_stats[0] = head[G_ROUND] + 1
+    game_stats[1] = head[H_FINISHED]
 
 
-def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_stats, game_stats,
-              trace, record):
-    """Kernel template: play game ``game`` of run ``seed``; return the trace length (0 unless ``record``),
-    or -(1+seat) if that seat chose illegally.
+@nb.njit(cache=True, _nrt=False, inline="always")
+def observe(state, arrays, seat, obs):
+    """Write what ``seat`` sees into ``obs`` (the layout's observation vector). Jit-compiled.
 
-    Writes score = eggs placed (golden included), standing = eggs placed then
-    coins, the ``SEAT_COLUMNS`` per seat and the rounds played. A game still
-    running after the table's ``max_rounds`` stops there with finished = 0.
+    The public part is kept up to date in the state's own view as the game
+    goes; given that view as ``obs`` (as ``choose`` does) only the seat's
+    fields are written, given any other int64[OBS_SIZE] the whole observation
+    (the strategy's scratch space excepted) is copied into it first.
     """
-    colour, number, card_cond, pool, rules = arrays
-    (pile, discard, market, mcoins, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, comm,
-     comm_done, picks, opts, g, obs, rngs, rng, par) = scratch
-    players = rules[R_PLAYERS]
-    seed_game(rngs, seed, game)
-    chance = rngs[0]
-    _setup(arrays, scratch, chance, trace, record)
+    head, view, market, mcoins = state[0], state[VIEW], state[MARKET_CARDS], state[MCOINS]
+    if obs.ctypes.data != view.ctypes.data:
+        for i in range(OBS_SCRATCH):
+            obs[i] = view[i]
+    obs[OBS_SEAT] = seat
+    obs[OBS_ROUND] = head[G_ROUND]
+    obs[OBS_CARD] = head[G_CARD] if head[H_KIND] == PAY and head[H_TO_MOVE] >= 0 else -1
+    obs[OBS_COINS] = state[SEAT][seat, S_COINS]
+    obs[OBS_PILE] = head[G_END] - head[G_POS]
+    obs[OBS_DISCARD] = head[G_DISCARD]
+    for s in range(MARKET):
+        obs[OBS_MARKET + s] = market[s]
+        obs[OBS_MARKET_COINS + s] = mcoins[s]
 
-    rounds, finished = rules[R_MAX_ROUNDS], 0
-    for r in range(rules[R_MAX_ROUNDS]):
-        obs[OBS_ROUND] = r
-        for p in range(players):
-            seat[p, S_TURNS] += 1
-            n = _legal_actions(p, market, seat, g, opts)
-            _show(p, market, mcoins, seat, g, obs)
-            k = decide(sids[p], p, rngs, params, rng, par, ACTION, opts, n, obs)  # noqa: F821 (bound)
-            if k < 0 or k >= n:
-                return -(1 + p)
-            action = opts[k]
-            if record:
-                trace[g[G_T]] = action
-                g[G_T] += 1
-            if action == A_COINS:
-                seat[p, S_COINS] += _from_supply(g, rules[R_TAKE])
-                seat[p, S_TAKES] += 1
-                continue
-            for s in range(MARKET):          # pay 1 onto every other market card first
-                if s != action and market[s] >= 0:
-                    seat[p, S_COINS] -= 1
-                    mcoins[s] += 1
-            if action == A_BLIND:
-                seat[p, S_BLIND] += 1
-                drawn = 0
-                while drawn < rules[R_BLIND_DRAW]:
-                    c = _draw(pile, discard, g, chance, trace, record)
-                    if c < 0:
-                        break
-                    opts[drawn] = c
-                    drawn += 1
-                _show(p, market, mcoins, seat, g, obs)
-                k = decide(sids[p], p, rngs, params, rng, par, KEEP, opts, drawn, obs)  # noqa: F821 (bound)
-                if k < 0 or k >= drawn:
-                    return -(1 + p)
-                if record:
-                    trace[g[G_T]] = k
-                    g[G_T] += 1
-                card = opts[k]
-                for j in range(drawn):
-                    if j != k:
-                        discard[g[G_DISCARD]] = opts[j]
-                        g[G_DISCARD] += 1
-            else:
-                seat[p, S_MARKET] += 1
-                card = market[action]
-                seat[p, S_COINS] += mcoins[action]
-                market[action], mcoins[action] = -1, 0
-            _lay_out(p, card, arrays, scratch)
-            if card_cond[card, 0] == C_PAY and seat[p, S_COINS] >= card_cond[card, 1]:
-                _show(p, market, mcoins, seat, g, obs)
-                obs[OBS_CARD] = card
-                opts[0], opts[1] = 0, 1
-                k = decide(sids[p], p, rngs, params, rng, par, PAY, opts, 2, obs)  # noqa: F821 (bound)
-                if k < 0 or k >= 2:
-                    return -(1 + p)
-                if record:
-                    trace[g[G_T]] = k
-                    g[G_T] += 1
-                if k == 1:
-                    seat[p, S_COINS] -= card_cond[card, 1]
-                    g[G_SUPPLY] += card_cond[card, 1]
-                    _egg(p, card, seat, eggs_on, obs)
-            _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, obs)
-            _check_community(p, players, comm, comm_done, rules[R_COMMUNITY_N], ccount, ncount, rules, seat,
-                             eggs_on, obs)
-            if action != A_BLIND:
-                market[action] = _draw(pile, discard, g, chance, trace, record)
-        done = False
-        for p in range(players):
-            if seat[p, S_PLACED] >= rules[R_EGGS]:
-                done = True
-        if done:
-            rounds, finished = r + 1, 1
-            break
-    _finish(rules, seat, rounds, finished, scores, standing, seat_stats, game_stats)
-    return g[G_T]
 
+def choose(state, arrays, sids, params):
+    """Kernel template: the strategy of the seat to move picks one of its options; return its action id, or
+    -1 for an index out of range.
+
+    The options are the decision signature's (``layout``): the legal action
+    codes, the drawn card ids, or 0/1 for the pay choice.
+    """
+    head, rngs, drawn, view, opts, rng, par = state[0], state[RNGS], state[DRAWN], state[VIEW], state[OPTS], \
+        state[RNG], state[PAR]
+    p, kind = head[H_TO_MOVE], head[H_KIND]
+    observe(state, arrays, p, view)
+    if kind == ACTION:
+        n = legal_turn_actions(p, head, state[MARKET_CARDS], state[SEAT], opts)
+    elif kind == KEEP:
+        n = head[G_DRAWN]
+        for i in range(n):
+            opts[i] = drawn[i]
+    else:
+        n = 2
+        opts[0], opts[1] = 0, 1
+    k = decide(sids[p], p, rngs, params, rng, par, kind, opts, n, view)  # noqa: F821 (bound)
+    if k < 0 or k >= n:
+        return -1
+    if kind == ACTION:
+        return opts[k]
+    if kind == KEEP:
+        return A_KEEP + drawn[k]
+    return A_DECLINE + k
+
+
+@nb.njit(cache=True, _nrt=False)
+def copy_state(src, dst):
+    """Copy the whole game of ``src`` into ``dst`` (a state of the same setup): head, streams, piles, market,
+    displays and the public view; not the per-thread buffers. Jit-compiled."""
+    head = src[0]
+    for i in range(head.shape[0]):
+        dst[0][i] = head[i]
+    _copy2(src[RNGS], dst[RNGS])
+    for i in range(head[G_POS], head[G_END]):
+        dst[PILE][i] = src[PILE][i]
+    for i in range(head[G_DISCARD]):
+        dst[DISCARD][i] = src[DISCARD][i]
+        dst[DISCARDER][i] = src[DISCARDER][i]
+    for i in range(head[G_DRAWN]):
+        dst[DRAWN][i] = src[DRAWN][i]
+    _copy_tables(src, dst)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy2(src, dst):
+    """Copy the 2-d array ``src`` into ``dst`` of the same shape, element by element. Jit-compiled."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, _nrt=False)
+def _copy_tables(src, dst):
+    """The fixed-size part of ``copy_state``. Jit-compiled."""
+    for s in range(MARKET):
+        dst[MARKET_CARDS][s] = src[MARKET_CARDS][s]
+        dst[MCOINS][s] = src[MCOINS][s]
+    for card in range(N_CARDS):
+        dst[EGGS_ON][card] = src[EGGS_ON][card]
+    _copy2(src[CCOUNT], dst[CCOUNT])
+    _copy2(src[NCOUNT], dst[NCOUNT])
+    for p in range(MAX_PLAYERS):
+        dst[OPEN_N][p] = src[OPEN_N][p]
+        for i in range(src[OPEN_N][p]):
+            dst[OPEN][p, i] = src[OPEN][p, i]
+        dst[BONUS_N][p] = src[BONUS_N][p]
+        for i in range(src[BONUS_N][p]):
+            dst[BONUS][p, i] = src[BONUS][p, i]
+    _copy2(src[SEAT], dst[SEAT])
+    _copy2(src[COMM], dst[COMM])
+    for k in range(MAX_PLAYERS):
+        dst[COMM_DONE][k] = src[COMM_DONE][k]
+    for i in range(OBS_PLACED, STATIC):
+        dst[VIEW][i] = src[VIEW][i]
+
+
+@nb.njit(cache=True, _nrt=False)
+def determinize(state, arrays, seat, rng):
+    """Resample in place everything ``seat`` cannot see, drawing from the stream ``rng``. Jit-compiled.
+
+    Hidden from ``seat`` are the order of the draw pile, which cards lie on
+    the discard pile (except the ones ``seat`` discarded there itself since
+    it was last shuffled into the pile) and, while another seat is choosing
+    which card to keep from a blind buy, that seat's drawn cards. Those
+    cards are dealt anew, uniformly, over the same places (pile, other
+    seats' discards, the drawn cards), and the chance stream is reseeded
+    from ``rng``, so later reshuffles are fresh too. Everything else (every
+    display, egg and coin, the market, the community cards, the pile and
+    discard sizes, who discarded what count) is public and stays.
+    """
+    head, pile, discard, discarder, drawn, hidden = (state[0], state[PILE], state[DISCARD], state[DISCARDER],
+                                                     state[DRAWN], state[HIDDEN])
+    others_drew = head[H_TO_MOVE] >= 0 and head[H_KIND] == KEEP and head[H_TO_MOVE] != seat
+    n = 0
+    if others_drew:
+        for i in range(head[G_DRAWN]):
+            hidden[n] = drawn[i]
+            n += 1
+    for i in range(head[G_DISCARD]):
+        if discarder[i] != seat:
+            hidden[n] = discard[i]
+            n += 1
+    for i in range(head[G_POS], head[G_END]):
+        hidden[n] = pile[i]
+        n += 1
+    shuffle(hidden, n, rng)
+    n = 0
+    if others_drew:
+        for i in range(head[G_DRAWN]):
+            drawn[i] = hidden[n]
+            n += 1
+    for i in range(head[G_DISCARD]):
+        if discarder[i] != seat:
+            discard[i] = hidden[n]
+            n += 1
+    for i in range(head[G_POS], head[G_END]):
+        pile[i] = hidden[n]
+        n += 1
+    seed_stream(state[RNGS][0], next_u64(rng), 0, 0)

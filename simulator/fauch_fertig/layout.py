@@ -46,6 +46,22 @@ own coins. Its static part describes every card (colour, number, condition).
 A decision function may not allocate (it is compiled without numba's
 reference counting); ``obs[OBS_SCRATCH:OBS_SCRATCH + OBS_SCRATCH_SIZE]`` is
 working space it may overwrite, which the engine never reads.
+
+Actions
+-------
+The state verbs (``simulator.fauch_fertig.engine``) name every move by one
+small integer below ``MAX_ACTIONS``, the same whatever the decision kind:
+
+* ``A_MARKET + slot`` (0-2), ``A_BLIND`` (3), ``A_COINS`` (4): the action
+  codes of an ``ACTION`` decision, unchanged;
+* ``A_KEEP + card`` (5-76): keep the drawn card ``card`` (a card id, so the
+  move does not depend on the order the cards were drawn in);
+* ``A_DECLINE`` (77) and ``A_DECLINE + 1`` (78): decline or pay at a ``PAY``
+  decision.
+
+``legal_actions`` lists them in the order of the options a strategy is shown
+(market slots, blind, coins; the drawn cards as drawn; decline, pay), so
+option ``i`` of a decision is legal action ``i``.
 """
 
 N_COLOURS = 4          # blue, green, purple, red
@@ -63,10 +79,13 @@ C_COLOUR, C_RANGE, C_DISTINCT, C_SETS, C_RUNS, C_COLOURS, C_BLACK, C_FREE, C_PAY
 
 # decision kinds
 ACTION, KEEP, PAY = range(3)
-# action codes
+# action ids (see "Actions" above)
 A_MARKET = 0           # A_MARKET + slot, slot 0..2
 A_BLIND = MARKET
 A_COINS = MARKET + 1
+A_KEEP = A_COINS + 1   # A_KEEP + card id
+A_DECLINE = A_KEEP + N_CARDS   # A_DECLINE + 0 declines, + 1 pays
+MAX_ACTIONS = A_DECLINE + 2    # every action id is below this (79)
 
 # observation vector
 OBS_SEAT = 0

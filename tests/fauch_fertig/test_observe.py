@@ -99,7 +99,7 @@ def kernel_decisions(trace_game, config, seed, game):
     SEEN.clear()
     n = trace_game(config.arrays, np.zeros(players, np.int64), np.zeros((players, 1)), seed, game,
                    np.zeros(players, np.int32), np.zeros(players, np.int64),
-                   np.zeros((players, len(engine.SEAT_COLUMNS)), np.int32), np.zeros(1, np.int32), trace)
+                   np.zeros((players, len(engine.SEAT_COLUMNS)), np.int32), np.zeros(len(engine.GAME_COLUMNS), np.int32), trace)
     assert n > 0, f"the probe in seat {-n - 1} chose illegally"
     return trace[:n], list(SEEN)
 
