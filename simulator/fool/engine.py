@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core.cards import fresh_deck
-from simulator.core.rng import next_u64, randint, seed_game
+from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD
 from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_COUNT, OBS_DEAL, OBS_DISCS,
                                    OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE, OBS_PASSING,
@@ -46,7 +46,7 @@ _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a di
 # The state tuple. The game: the head and streams (simulator.core.state), then
 (HAND_C, HAND_V, HAND_N, MASKS, UNPLAYED, T_SEAT, T_COLOUR, T_VALUE, FOOLED, VOIDS, TOTALS, STATS, OBS,
  # then per-thread buffers that copy_state leaves alone:
- DECK, POINTS, FULL, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER) = range(2, 26)
+ DECK, POINTS, FULL, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 27)
 # HAND_C, HAND_V: [players, hand] colours and values of the hands (first HAND_N[p] cards held)
 # MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
 # UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
@@ -104,7 +104,8 @@ def new_state(arrays, params):
             np.zeros(params.shape[1], np.float64),            # PAR: the deciding seat's parameters
             np.zeros(n_cards, np.int64),                      # POOL_C: determinize's hidden cards
             np.zeros(n_cards, np.int64),                      # POOL_V
-            np.zeros(players, np.int64))                      # ORDER: determinize's seat order
+            np.zeros(players, np.int64),                      # ORDER: determinize's seat order
+            np.zeros(players, np.int64))                      # BOUND: determinize's acceptance bounds
 
 
 @nb.njit(cache=True)
@@ -179,7 +180,7 @@ def next_start(points, previous):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def start_trick(state, arrays):
     """Open a trick led by the head's leader (never a passing seat); the leader is to move. Jit-compiled."""
     head, fooled, obs = state[0], state[FOOLED], state[OBS]
@@ -257,7 +258,7 @@ def reset(state, arrays, seed, game, trace, record):
     start_deal(state, arrays, trace, record)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def list_options(state, seat, opt_colour, opt_value, opt_pos):
     """Write the legal cards of ``seat`` (hand order) into the option arrays; return how many. Jit-compiled.
 
@@ -289,7 +290,7 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def observe_seat(state, arrays, seat, obs):
     """Write the fields of ``obs`` that belong to ``seat`` and to the pending play. Jit-compiled.
 
@@ -338,7 +339,7 @@ def choose(state, arrays, sids, params):
     return opt_pos[choice]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def end_trick(state, arrays):
     """Score the full trick: the winner leads next, the worst cards take the discs. Jit-compiled.
 
@@ -412,7 +413,7 @@ def end_deal(state, arrays, trace, record):
     start_deal(state, arrays, trace, record)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply(state, arrays, action, trace, record):
     """The seat to move plays the card at hand position ``action`` (a legal action). Jit-compiled.
 
@@ -486,24 +487,48 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[3] = head[H_FINISHED]
 
 
+@nb.njit(cache=True, inline="always")
+def copy_rows(src, dst):
+    """``dst[:] = src`` for 2-d int64 arrays of one shape, without views. Jit-compiled."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, inline="always")
+def copy_items(src, dst):
+    """``dst[:] = src`` for 1-d arrays of one size, without views. Jit-compiled."""
+    for i in range(src.size):
+        dst[i] = src[i]
+
+
 @nb.njit(cache=True)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams, every game array) into ``dst``, not its buffers. Jit-compiled."""
-    dst[0][:] = src[0]
-    dst[1][:, :] = src[1]
-    dst[HAND_C][:, :] = src[HAND_C]
-    dst[HAND_V][:, :] = src[HAND_V]
-    dst[HAND_N][:] = src[HAND_N]
-    dst[MASKS][:, :] = src[MASKS]
-    dst[UNPLAYED][:] = src[UNPLAYED]
-    dst[T_SEAT][:] = src[T_SEAT]
-    dst[T_COLOUR][:] = src[T_COLOUR]
-    dst[T_VALUE][:] = src[T_VALUE]
-    dst[FOOLED][:] = src[FOOLED]
-    dst[VOIDS][:] = src[VOIDS]
-    dst[TOTALS][:] = src[TOTALS]
-    dst[STATS][:, :] = src[STATS]
-    dst[OBS][:] = src[OBS]
+    copy_items(src[0], dst[0])
+    for lane in range(src[1].shape[0]):
+        copy_items(src[1][lane], dst[1][lane])
+    copy_rows(src[HAND_C], dst[HAND_C])
+    copy_rows(src[HAND_V], dst[HAND_V])
+    copy_items(src[HAND_N], dst[HAND_N])
+    copy_rows(src[MASKS], dst[MASKS])
+    copy_items(src[UNPLAYED], dst[UNPLAYED])
+    copy_items(src[T_SEAT], dst[T_SEAT])
+    copy_items(src[T_COLOUR], dst[T_COLOUR])
+    copy_items(src[T_VALUE], dst[T_VALUE])
+    copy_items(src[FOOLED], dst[FOOLED])
+    copy_items(src[VOIDS], dst[VOIDS])
+    copy_items(src[TOTALS], dst[TOTALS])
+    copy_rows(src[STATS], dst[STATS])
+    copy_items(src[OBS], dst[OBS])
+
+
+@nb.njit(cache=True, inline="always")
+def swap_cards(pool_c, pool_v, a, b):
+    """Swap cards ``a`` and ``b`` of the pool. Jit-compiled."""
+    c, v = pool_c[a], pool_v[a]
+    pool_c[a], pool_v[a] = pool_c[b], pool_v[b]
+    pool_c[b], pool_v[b] = c, v
 
 
 @nb.njit(cache=True)
@@ -513,12 +538,18 @@ def determinize(state, arrays, seat, rng):
     Hidden from ``seat``: the cards of the other hands and their order, and
     the chance stream (the shuffles of later deals). Kept: everything else,
     in particular ``seat``'s hand, every hand's size, the cards played, the
-    discs and the voids each seat has shown by shedding. The other hands are a
-    uniform draw among the deals of the hidden cards that give every seat its
-    hand size and no card of a colour it has shown void in: a uniform deal of
-    the hidden cards, the seats with voids served first, dealt again from the
-    start as soon as such a seat is dealt a card it cannot hold (exact
-    rejection sampling). The chance stream is reseeded from ``rng``.
+    discs and the voids each seat has shown by shedding. The other hands are an
+    exact uniform draw among the deals of the hidden cards that give every
+    seat its hand size and no card of a colour it has shown void in, each hand
+    in a uniform order; the chance stream is reseeded from ``rng``.
+
+    Method (exact rejection sampling): the seats with a void that matters (the
+    hidden cards hold that colour) are served first, each a uniform draw from
+    the cards it may hold, kept with probability C(a, h) / C(m, h) where ``a``
+    is the number of such cards left, ``h`` its hand size and ``m`` a bound on
+    ``a`` over every draw of the seats before it; a refused draw starts again.
+    Every consistent deal then has the same chance per attempt. The other
+    seats share the rest uniformly.
     """
     head, rngs = state[0], state[1]
     for k in range(4):
@@ -526,9 +557,9 @@ def determinize(state, arrays, seat, rng):
     if head[H_TO_MOVE] < 0:
         return
     hand_c, hand_v, hand_n, masks, voids = state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[VOIDS]
-    pool_c, pool_v, order = state[POOL_C], state[POOL_V], state[ORDER]
+    pool_c, pool_v, order, bound = state[POOL_C], state[POOL_V], state[ORDER], state[BOUND]
     players = hand_n.size
-    # the hidden cards, and the other seats, those with a void first
+    # the hidden cards, and the other seats, those with a void that matters first
     n = 0
     for p in range(players):
         if p != seat:
@@ -545,11 +576,36 @@ def determinize(state, arrays, seat, rng):
             order[others] = p
             others += 1
     constrained = others
+    # fewest cards allowed first (insertion sort by the count of hidden cards each may hold)
+    for k in range(constrained):
+        p = order[k]
+        mine = 0
+        for i in range(n):
+            mine += 1 if not (voids[p] >> pool_c[i]) & 1 else 0
+        bound[k] = mine
+        m = k
+        while m > 0 and bound[m - 1] > mine:
+            bound[m], order[m] = bound[m - 1], order[m - 1]
+            m -= 1
+        bound[m], order[m] = mine, p
     for p in range(players):
         if p != seat and not voids[p] & present:
             order[others] = p
             others += 1
-    # deal a uniform permutation of the pool in seat order until the constrained seats hold only what they can
+    # bound[k]: the most cards seat order[k] may hold that can be left after the seats before it
+    before = 0        # the colours the seats before may hold, as bits
+    taken = 0         # the cards they hold
+    for k in range(constrained):
+        p = order[k]
+        allowed = ~voids[p]
+        mine, outside = 0, 0
+        for i in range(n):
+            bit = _ONE << pool_c[i]
+            mine += 1 if bit & allowed else 0
+            outside += 1 if bit & before & ~allowed else 0
+        bound[k] = mine - max(0, taken - outside)
+        before |= allowed
+        taken += hand_n[p]
     dealt = False
     i = 0
     while not dealt:
@@ -557,26 +613,32 @@ def determinize(state, arrays, seat, rng):
         i = 0
         for k in range(constrained):
             p = order[k]
-            for _ in range(hand_n[p]):
-                r = i + randint(rng, n - i)
-                c, v = pool_c[r], pool_v[r]
-                pool_c[r], pool_v[r] = pool_c[i], pool_v[i]
-                pool_c[i], pool_v[i] = c, v
-                i += 1
-                if (voids[p] >> c) & 1:
-                    dealt = False
-                    break
-            if not dealt:
+            h = hand_n[p]
+            # the cards left that p may hold go to the front of the rest; draw h of them
+            a = i
+            for r in range(i, n):
+                if not (voids[p] >> pool_c[r]) & 1:
+                    swap_cards(pool_c, pool_v, a, r)
+                    a += 1
+            a -= i
+            keep = 0.0
+            if a >= h:    # then bound[k] >= a >= h
+                keep = 1.0
+                for q in range(h):
+                    keep *= (a - q) / (bound[k] - q)
+            if keep < 1.0 and uniform(rng) >= keep:
+                dealt = False
                 break
+            for q in range(h):
+                swap_cards(pool_c, pool_v, i + q, i + q + randint(rng, a - q))
+            i += h
     for k in range(i, n - 1):
-        r = k + randint(rng, n - k)
-        c, v = pool_c[r], pool_v[r]
-        pool_c[r], pool_v[r] = pool_c[k], pool_v[k]
-        pool_c[k], pool_v[k] = c, v
+        swap_cards(pool_c, pool_v, k, k + randint(rng, n - k))
     i = 0
     for k in range(others):
         p = order[k]
-        masks[p, :] = 0
+        for c in range(masks.shape[1]):
+            masks[p, c] = 0
         for j in range(hand_n[p]):
             c, v = pool_c[i], pool_v[i]
             hand_c[p, j] = c

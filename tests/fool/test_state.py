@@ -184,7 +184,7 @@ def arrangements(pool, sizes, voids):
 
 
 def binding_state(cfg):
-    """A late state whose hidden cards are few and where a seat's void rules some deals out."""
+    """A late state whose hidden cards are few and where two seats' different voids rule deals out."""
     pick = random.Random(1)
     actions = np.zeros(MAX_ACTIONS, np.int64)
     for game in range(500):
@@ -195,10 +195,11 @@ def binding_state(cfg):
             others = [p for p in range(cfg.players) if p != seat]
             pool = [c for h in hands(state, others) for c in h]
             present = sum(1 << c for c, _ in pool)
-            if 5 <= len(pool) <= 7 and any(state[E.VOIDS][p] & present for p in others):
+            binding = {int(state[E.VOIDS][p] & present) for p in others} - {0}
+            if 5 <= len(pool) <= 8 and len(binding) >= 2:   # two seats with different voids that matter
                 sizes = [len(h) for h in hands(state, others)]
                 exact = arrangements(pool, sizes, [int(state[E.VOIDS][p]) for p in others])
-                if 4 <= len(exact) <= 40 and len(exact) < len(arrangements(pool, sizes, [0] * len(sizes))):
+                if 4 <= len(exact) <= 60 and len(exact) < len(arrangements(pool, sizes, [0] * len(sizes))):
                     return state, seat, others, exact
             n = E.legal_actions(state, cfg.arrays, actions)
             E.apply(state, cfg.arrays, actions[pick.randrange(n)], NO_TRACE, False)
