@@ -544,7 +544,8 @@ def determinize(state, arrays, seat, rng):
     in a uniform order; the chance stream is reseeded from ``rng``.
 
     Method (exact rejection sampling): the seats with a void that matters (the
-    hidden cards hold that colour) are served first, each a uniform draw from
+    hidden cards hold that colour) are served first, those allowed the fewest
+    hidden cards first, each a uniform draw from
     the cards it may hold, kept with probability C(a, h) / C(m, h) where ``a``
     is the number of such cards left, ``h`` its hand size and ``m`` a bound on
     ``a`` over every draw of the seats before it; a refused draw starts again.
