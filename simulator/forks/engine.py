@@ -46,6 +46,8 @@ def new_state(arrays, params):
     players = rules[R_PLAYERS]
     rounds = rules[R_ROUNDS]
     n = card_dest.size
+    obs = np.zeros(OBS_SIZE, np.int64)
+    _observe_rules(arrays, obs)
     return (np.zeros(HEAD_SIZE, np.int64),                 # head
             np.zeros((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
             np.zeros(n, np.int64),                         # S_DECK
@@ -55,7 +57,7 @@ def new_state(arrays, params):
             np.zeros(players, np.int64),                   # S_HAND_N
             np.zeros((players, MAX_DEST), np.int64),       # S_MINE
             np.zeros(MAX_DEST, np.int64),                  # S_MKT
-            np.zeros(OBS_SIZE, np.int64),                  # S_OBS
+            obs,                                           # S_OBS (the setup's part written)
             np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_DEST
             np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_VALUE
             np.zeros(4, np.uint64),                        # S_RNG
@@ -65,12 +67,12 @@ def new_state(arrays, params):
             np.zeros(n, np.int64))                         # S_WHERE
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _code(card, card_dest, card_value):
     return 100 * card_dest[card] + card_value[card]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _start(state, arrays):
     """Put a dealt deck back to the first decision: empty hands, initial marketing, round 0 dealt."""
     card_dest, card_value, tiebreak_rank, rules = arrays
@@ -89,7 +91,7 @@ def _start(state, arrays):
     head[H_FINISHED] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def reset(state, arrays, seed, game, trace, record):
     """Shuffle and deal game ``game`` of run ``seed``; seat 0's first pick is pending. Jit-compiled.
 
@@ -111,20 +113,20 @@ def reset(state, arrays, seed, game, trace, record):
     _start(state, arrays)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _dealt(state, players, seat, j):
     """Card id of the ``j``-th card dealt to ``seat`` this round."""
     return state[S_DECK][state[0][H_POS] - 3 * players + 3 * seat + j]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _passed(state, players, seat, j):
     """Card id of the ``j``-th (0 or 1) card ``seat`` passed this round (dealing order)."""
     taken = state[S_TAKEN][state[0][H_ROUND], seat]
     return _dealt(state, players, seat, j if j < taken else j + 1)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _invest(state, seat, card, card_dest, card_value):
     hand, hand_n, mine = state[S_HAND], state[S_HAND_N], state[S_MINE]
     hand[seat, hand_n[seat]] = card
@@ -132,7 +134,7 @@ def _invest(state, seat, card, card_dest, card_value):
     mine[seat, card_dest[card]] += card_value[card]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _option_count(state):
     kind = state[0][H_KIND]
     if state[0][H_TO_MOVE] < 0:
@@ -144,7 +146,7 @@ def _option_count(state):
     return state[S_HAND_N][state[0][H_TO_MOVE]]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions`` and return their count. Jit-compiled.
 
@@ -156,64 +158,91 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _options(state, arrays, opt_dest, opt_value):
     """Write the pending decision's options (destination, value) in action order; return their count."""
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
-    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    head, deck, hand = state[0], state[S_DECK], state[S_HAND]
+    p, kind = head[H_TO_MOVE], head[H_KIND]
     n = _option_count(state)
-    for j in range(n):
-        if kind == INVEST:
-            card = _dealt(state, players, p, j)
-        elif kind == KEEP:
+    dealt = head[H_POS] - 3 * players  # this round's first dealt card
+    if kind == INVEST:
+        for j in range(3):
+            opt_dest[j] = card_dest[deck[dealt + 3 * p + j]]
+            opt_value[j] = card_value[deck[dealt + 3 * p + j]]
+    elif kind == KEEP:
+        for j in range(2):
             card = _passed(state, players, (p - 1 + players) % players, j)
-        else:
-            card = state[S_HAND][p, j]
-        opt_dest[j] = card_dest[card]
-        opt_value[j] = card_value[card]
+            opt_dest[j] = card_dest[card]
+            opt_value[j] = card_value[card]
+    else:
+        for j in range(n):
+            opt_dest[j] = card_dest[hand[p, j]]
+            opt_value[j] = card_value[hand[p, j]]
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _observe_rules(arrays, obs):
+    """Write the parts of an observation that only the setup fixes (the same for every seat and turn)."""
+    tiebreak_rank, rules = arrays[2], arrays[3]
+    for d in range(rules[R_DEST]):
+        obs[OBS_TIEBREAK + d] = tiebreak_rank[d]
+    obs[OBS_DESTINATIONS] = rules[R_DEST]
+    obs[OBS_TOP] = rules[R_TOP]
+    obs[OBS_ROUNDS] = rules[R_ROUNDS]
+    obs[OBS_PLAYERS] = rules[R_PLAYERS]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _observe_turn(state, arrays, seat, obs):
+    """Write the parts of ``seat``'s observation that change during a game."""
+    head, mine, mkt = state[0], state[S_MINE], state[S_MKT]
+    for d in range(arrays[3][R_DEST]):
+        obs[OBS_MARKETING + d] = mkt[d]
+        obs[OBS_MINE + d] = mine[seat, d]
+    obs[OBS_ROUND] = head[H_ROUND]
+    obs[OBS_DECK] = arrays[0].size - head[H_POS]
+    obs[OBS_SEAT] = seat
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (layout ``simulator.forks.layout.OBS_*``). Jit-compiled.
 
     The marketing totals are those revealed so far, so during a round every
     seat sees the table as it was before the round's marketing cards.
+    Entries for destinations past ``OBS_DESTINATIONS`` are not written (a
+    fresh ``np.zeros(OBS_SIZE)`` buffer holds zeros there, as strategies expect).
     """
-    card_dest, card_value, tiebreak_rank, rules = arrays
-    head, mine, mkt = state[0], state[S_MINE], state[S_MKT]
-    n_dest = rules[R_DEST]
-    for d in range(MAX_DEST):
-        obs[OBS_MARKETING + d] = mkt[d]
-        obs[OBS_MINE + d] = mine[seat, d]
-        obs[OBS_TIEBREAK + d] = tiebreak_rank[d] if d < n_dest else 0
-    obs[OBS_DESTINATIONS] = n_dest
-    obs[OBS_TOP] = rules[R_TOP]
-    obs[OBS_ROUND] = head[H_ROUND]
-    obs[OBS_ROUNDS] = rules[R_ROUNDS]
-    obs[OBS_PLAYERS] = rules[R_PLAYERS]
-    obs[OBS_DECK] = card_dest.size - head[H_POS]
-    obs[OBS_SEAT] = seat
+    _observe_rules(arrays, obs)
+    _observe_turn(state, arrays, seat, obs)
 
 
 def choose(state, arrays, sids, params):
     """Kernel template: the seat to move's strategy picks an option; return its action id (-1: illegal).
 
-    Builds the seat's observation (``observe``) and its options, calls the
-    bound global ``decide``; the chosen option index is the action id.
+    Builds the seat's observation (``observe``: the state's own buffer holds
+    the setup's part since ``new_state``, so only the turn's part is
+    written) and its options, calls the bound global ``decide``; the chosen
+    option index is the action id.
     """
     p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
     obs, opt_dest, opt_value = state[S_OBS], state[S_OPT_DEST], state[S_OPT_VALUE]
-    observe(state, arrays, p, obs)
+    _observe_turn(state, arrays, p, obs)
     n = _options(state, arrays, opt_dest, opt_value)
-    k = decide(sids[p], p, state[1], params, state[S_RNG], state[S_PAR],  # noqa: F821 (bound)
-               kind, opt_dest, opt_value, n, obs)
+    rngs, rng, par = state[1], state[S_RNG], state[S_PAR]
+    if kind == INVEST:  # constant option counts let the compiler specialise the strategy call
+        k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)  # noqa: F821 (bound)
+    elif kind == KEEP:
+        k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)  # noqa: F821 (bound)
+    else:
+        k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)  # noqa: F821 (bound)
     return k if 0 <= k < n else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _next_seat(state, arrays):
     """After a pick: the next seat, or the next phase, or the reveal and the next round (or the end)."""
     card_dest, card_value, tiebreak_rank, rules = arrays
@@ -254,7 +283,7 @@ def _next_seat(state, arrays):
         head[H_POS] = pos + 3 * players
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(state, arrays, action, trace, record):
     """The seat to move takes option ``action`` (see ``legal_actions``); play on to the next decision. Jit-compiled.
 
@@ -285,7 +314,7 @@ def apply(state, arrays, action, trace, record):
     _next_seat(state, arrays)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final outputs of a finished game. Jit-compiled.
 
@@ -319,25 +348,38 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[1] = state[0][H_FINISHED]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _copy(src, dst):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _copy2(src, dst):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def copy_state(src, dst):
     """Copy the game in ``src`` (head, streams, deck, log, hands, marketing) into ``dst``. Jit-compiled.
 
     ``dst`` comes from ``new_state`` with the same config; its per-thread
     buffers are left alone.
     """
-    dst[0][:] = src[0]
-    dst[1][:, :] = src[1]
-    dst[S_DECK][:] = src[S_DECK]
-    dst[S_TAKEN][:, :] = src[S_TAKEN]
-    dst[S_MARKET][:, :] = src[S_MARKET]
-    dst[S_HAND][:, :] = src[S_HAND]
-    dst[S_HAND_N][:] = src[S_HAND_N]
-    dst[S_MINE][:, :] = src[S_MINE]
-    dst[S_MKT][:] = src[S_MKT]
+    _copy(src[0], dst[0])
+    _copy2(src[1], dst[1])
+    _copy(src[S_DECK], dst[S_DECK])
+    _copy2(src[S_TAKEN], dst[S_TAKEN])
+    _copy2(src[S_MARKET], dst[S_MARKET])
+    _copy2(src[S_HAND], dst[S_HAND])
+    _copy(src[S_HAND_N], dst[S_HAND_N])
+    _copy2(src[S_MINE], dst[S_MINE])
+    _copy(src[S_MKT], dst[S_MKT])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _deal_start(rules, n, t):
     """Deck position of round ``t``'s first dealt card."""
     pos = rules[R_REMOVE] + rules[R_INITIAL]
@@ -347,7 +389,7 @@ def _deal_start(rules, n, t):
     return pos
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _mark_hidden(state, arrays, seat):
     """Set ``S_HIDDEN[pos]`` to 1 where ``seat`` has not seen the card at deck position ``pos``, else 0.
 
@@ -381,7 +423,7 @@ def _mark_hidden(state, arrays, seat):
                 pos += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _free_acquisition(state, arrays, seat, last_round, k):
     """The ``k``-th still free hidden deck position among the cards ``seat`` took in rounds up to
     ``last_round`` (its invested cards and the cards passed to it); with ``k < 0`` their count."""
@@ -401,7 +443,7 @@ def _free_acquisition(state, arrays, seat, last_round, k):
     return found
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _market_option(state, arrays, card):
     """The action id with which the seat to move sends ``card`` to marketing."""
     players = arrays[3][R_PLAYERS]
@@ -415,7 +457,7 @@ def _market_option(state, arrays, card):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place everything ``seat`` cannot see, consistently with what it has seen. Jit-compiled.
 
