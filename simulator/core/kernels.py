@@ -27,7 +27,7 @@ from simulator.core import search
 from simulator.core.state import is_terminal, to_move, trace_length
 
 
-def bind(template, *, cache, parallel, nrt=True, tag="", **names):
+def bind(template, *, cache, parallel, nrt=True, inline=False, tag="", **names):
     """Compile ``template`` with the given global ``names`` bound (e.g. ``decide=dispatch``).
 
     Parameters
@@ -51,14 +51,18 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
         function may not allocate, and in exchange passing arrays to the
         strategies costs no atomic reference counting (a 2-3x speed-up of a
         whole game, measured on Forks).
-
-    The function is compiled with ``nogil=True``: it releases the GIL while
-    it runs, so the batch runner plays on a worker thread while the main
-    thread writes the previous chunk and stays responsive to Ctrl-C.
+    inline : bool
+        Inline the compiled function into its jitted callers (numba's
+        ``inline="always"``). Used for ``choose``: a call that passes the
+        whole state tuple costs more than a Forks decision itself.
     **names
         Globals to bind, typically jit-compiled functions. They are bound as
         globals rather than passed as arguments, because a function passed as
         a value makes numba's code uncacheable.
+
+    The function is compiled with ``nogil=True``: it releases the GIL while
+    it runs, so the batch runner plays on a worker thread while the main
+    thread writes the previous chunk and stays responsive to Ctrl-C.
     """
     scope = dict(template.__globals__)
     scope.update(names)
@@ -68,6 +72,8 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
     options = {} if nrt else {"_nrt": False}
+    if inline:
+        options["inline"] = "always"
     return nb.njit(cache=cache, parallel=parallel, nogil=True, **options)(fn)
 
 
@@ -108,7 +114,7 @@ def bind_engine(engine, decide, *, cache, sources=()):
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
     if hasattr(engine, "choose"):
         tag = source_fingerprint([engine.choose, *sources]) if cache else ""
-        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
+        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
         play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
                     apply=engine.apply, result=engine.result)
         new = engine.new_state
