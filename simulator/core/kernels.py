@@ -26,7 +26,7 @@ import numpy as np
 from simulator.core.state import is_terminal, to_move, trace_length
 
 
-def bind(template, *, cache, parallel, nrt=True, tag="", **names):
+def bind(template, *, cache, parallel, nrt=True, inline=False, tag="", **names):
     """Compile ``template`` with the given global ``names`` bound (e.g. ``decide=dispatch``).
 
     Parameters
@@ -49,6 +49,11 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
         function may not allocate, and in exchange passing arrays to the
         strategies costs no atomic reference counting (a 2-3x speed-up of a
         whole game, measured on Forks).
+    inline : bool
+        Inline the compiled function into its callers (numba ``inline="always"``).
+        ``choose`` is inlined into the game loop: called, it receives the whole
+        state tuple flattened into scalar arguments on every decision (Fair
+        Enough played at half speed).
     **names
         Globals to bind, typically jit-compiled functions. They are bound as
         globals rather than passed as arguments, because a function passed as
@@ -62,6 +67,8 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
     options = {} if nrt else {"_nrt": False}
+    if inline:
+        options["inline"] = "always"
     return nb.njit(cache=cache, parallel=parallel, **options)(fn)
 
 
@@ -102,7 +109,7 @@ def bind_engine(engine, decide, *, cache, sources=()):
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
     if hasattr(engine, "choose"):
         tag = source_fingerprint([engine.choose, *sources]) if cache else ""
-        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
+        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
         play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
                     apply=engine.apply, result=engine.result)
         new = engine.new_state

@@ -134,7 +134,7 @@ def _end_round(head, pub, counts, rounds):
         pub[OBS_TIME] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``: shuffle deck and time deck, deal three cards each, turn up the
     row; the start player (seat 0) is to research. With ``record`` the trace goes to ``trace``.
@@ -204,7 +204,7 @@ def legal_actions(state, arrays, actions):
     return _options(state, arrays, actions)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (``layout.OBS_SIZE``): the public table and its own hand and
     collection. Jit-compiled."""
@@ -254,7 +254,7 @@ def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
         _next_collector(head, pub, players)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action`` (an id listed by ``legal_actions``); chance runs up to the next
     decision or the end of the game. With ``record`` the trace goes on in ``trace``. Jit-compiled."""
@@ -304,7 +304,7 @@ def apply(state, arrays, action, trace, record):
         _finish_place(state, arrays, head[HD_PENDING], q, j, SOLD_OUT, after, trace)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final scores, ``standing`` (score, then largest set), the seat columns of
     ``layout.SEAT_COLUMNS`` and the game columns of ``layout.GAME_COLUMNS`` (``finished`` is always 1:
