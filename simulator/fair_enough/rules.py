@@ -120,17 +120,23 @@ def refill(head, deck, discard, row, pub, chance, card_kind, card_value, card_sp
 
 
 @nb.njit(cache=True, inline="always")
+def tally(hstat, p, card, step, card_kind, card_value, card_special):
+    """Count ``card`` into seat ``p``'s hand summary (``step`` = 1) or out of it (-1). Jit-compiled."""
+    sp = card_special[card]
+    if sp == NONE:
+        hstat[p, card_kind[card]] += step
+        hstat[p, H_VALUE] += step * card_value[card]
+    else:
+        hstat[p, H_SPECIAL + sp] += step
+
+
+@nb.njit(cache=True, inline="always")
 def to_hand(hand, hstat, pub, p, card, card_kind, card_value, card_special):
     """Add ``card`` to seat ``p``'s hand. Jit-compiled."""
     n = pub[OBS_HAND_N + p]
     hand[p, n] = card
     pub[OBS_HAND_N + p] = n + 1
-    sp = card_special[card]
-    if sp == NONE:
-        hstat[p, card_kind[card]] += 1
-        hstat[p, H_VALUE] += card_value[card]
-    else:
-        hstat[p, H_SPECIAL + sp] += 1
+    tally(hstat, p, card, 1, card_kind, card_value, card_special)
 
 
 @nb.njit(cache=True, inline="always")
@@ -142,12 +148,7 @@ def from_hand(hand, hstat, pub, hidden, p, i, card_kind, card_value, card_specia
     hand[p, i] = hand[p, n]
     pub[OBS_HAND_N + p] = n
     hidden[card] = 0
-    sp = card_special[card]
-    if sp == NONE:
-        hstat[p, card_kind[card]] -= 1
-        hstat[p, H_VALUE] -= card_value[card]
-    else:
-        hstat[p, H_SPECIAL + sp] -= 1
+    tally(hstat, p, card, -1, card_kind, card_value, card_special)
     return card
 
 
@@ -157,13 +158,7 @@ def summarize_hand(hand, hstat, pub, p, card_kind, card_value, card_special):
     for c in range(hstat.shape[1]):
         hstat[p, c] = 0
     for i in range(pub[OBS_HAND_N + p]):
-        card = hand[p, i]
-        sp = card_special[card]
-        if sp == NONE:
-            hstat[p, card_kind[card]] += 1
-            hstat[p, H_VALUE] += card_value[card]
-        else:
-            hstat[p, H_SPECIAL + sp] += 1
+        tally(hstat, p, hand[p, i], 1, card_kind, card_value, card_special)
 
 
 @nb.njit(cache=True, inline="always")
