@@ -34,6 +34,24 @@ positions, ``-1`` = none), ``T_SHUFFLE k ids...`` (the discard pile became
 the deck, top first), ``T_PLACE card special target`` (``target`` is the
 card removed by Sold Out, else ``-1``), ``T_SECURE``. Whose turn it is
 follows from the rules, so it is not recorded.
+
+Actions (the state API of ``simulator.fair_enough.engine``): one id space for
+all three decision kinds, every id below ``MAX_ACTIONS``:
+
+* ``A_RESEARCH + i`` (``i < 7``): research, taking row positions ``(-1, -1)``,
+  ``(0,)``, ``(1,)``, ``(2,)``, ``(0, 1)``, ``(0, 2)``, ``(1, 2)`` for ``i = 0..6``
+  (with a short row only the ids of existing positions are legal);
+* ``A_SECURE``: secure;
+* ``A_PLACE + 4 * i + special``: place the card at index ``i`` of the mover's
+  own hand with ``special`` (``NONE``, ``QUEUE``, ``PREORDER``, ``SOLD_OUT``;
+  Sold Out's target is the next decision);
+* ``A_TARGET + HAND_MAX * seat + j``: Sold Out removes placed card ``j`` of
+  ``seat``.
+
+A hand index depends only on the mover's own draws and plays, and placed
+piles are public, so an id names the same move in every determinization of
+the mover's information. ``legal_actions`` lists the ids in the order of the
+options a strategy is shown.
 """
 
 MIN_PLAYERS = 2
@@ -42,6 +60,7 @@ ROUNDS = 6
 MAX_KINDS = 12
 MAX_VALUES = 20
 MAX_TIMES = ROUNDS + 1
+HAND_MAX = 3 + 4 * ROUNDS  # a hand gains at most 2 cards per research turn, 2 turns a round
 
 # card specials (Config.arrays[2]) and the special column of an option
 NONE = 0
@@ -55,6 +74,13 @@ SPECIAL_NAMES = {NONE: "none", QUEUE: "Queue", PREORDER: "Pre-order", SOLD_OUT: 
 RESEARCH = 0
 COLLECT = 1
 TARGET = 2
+
+# action ids (see the module docstring)
+A_RESEARCH = 0
+A_SECURE = 7
+A_PLACE = 8
+A_TARGET = A_PLACE + 4 * HAND_MAX
+MAX_ACTIONS = A_TARGET + MAX_PLAYERS * HAND_MAX
 
 # option columns
 OPT_A = 0          # RESEARCH: first row position taken (-1 = none)
@@ -113,8 +139,8 @@ SEAT_COLUMNS = ("collected", "collected_value", "set_bonus", "hand_penalty", "la
                 "lost_at_close", "lost_to_sold_out", "queue_played", "preorder_played", "sold_out_played")
 (S_COLLECTED, S_COLLECTED_VALUE, S_SET_BONUS, S_HAND_PENALTY, S_LARGEST, S_FIRST, S_LOST_CLOSE, S_LOST_SOLD,
  S_QUEUE, S_PREORDER, S_SOLD_OUT) = range(len(SEAT_COLUMNS))
-GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles")
-G_ROUNDS, G_ZERO, G_RESHUFFLES = range(len(GAME_COLUMNS))
+GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished")
+G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(len(GAME_COLUMNS))
 
 # standing = score * STANDING_SCALE + largest set (ties on score go to the larger set)
 STANDING_SCALE = 64

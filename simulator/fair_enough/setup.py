@@ -4,9 +4,9 @@ import numpy as np
 
 from simulator.core.game import Config
 from simulator.core.setup import SetupError, player_row, require, require_ints
-from simulator.fair_enough.layout import (MAX_KINDS, MAX_PLAYERS, MAX_VALUES, MIN_PLAYERS, N_RULES, QUEUE, PREORDER,
-                                          R_HAND_MAX, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, ROUNDS, SOLD_OUT,
-                                          SPECIAL_NAMES)
+from simulator.fair_enough.layout import (HAND_MAX, MAX_KINDS, MAX_PLAYERS, MAX_VALUES, MIN_PLAYERS, N_RULES, QUEUE,
+                                          PREORDER, R_HAND_MAX, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, ROUNDS,
+                                          SOLD_OUT, SPECIAL_NAMES)
 
 VARIANTS = ("standard", "variante")
 
@@ -74,7 +74,7 @@ def compile_setup(setup, players, variant):
     rules[R_ROUNDS] = ROUNDS
     rules[R_N_TIMES] = len(times)
     rules[R_KINDS] = setup["deck"]["kinds"]
-    rules[R_HAND_MAX] = 3 + 4 * ROUNDS  # a hand gains at most 2 cards per research turn, 2 turns a round
+    rules[R_HAND_MAX] = HAND_MAX
     arrays = (np.array([c[0] for c in cards], dtype=np.int64),
               np.array([c[1] for c in cards], dtype=np.int64),
               np.array([c[2] for c in cards], dtype=np.int64),
