@@ -15,11 +15,23 @@ parameter vector (float64) and ``rng`` its own random stream (see
 hand, the cards played so far in this trick and this deal, every seat's hand
 count, who passes, and the totals. Seats are absolute (0 = first player of the
 game). A value mask has bit ``v`` set when the card of value ``v`` is there.
+
+Actions (the engine's state verbs, ``simulator.fool.engine``): there is one
+kind of decision, playing a card, and an action id is the position of that
+card in the hand of the seat to move (``0 <= action < MAX_ACTIONS``). The
+legal actions are listed in hand order, the order of the strategy's options.
+A hand's order depends only on what its holder knows (the order it was dealt
+in, changed by its own plays: a played card's place is taken by the hand's
+last card), so an action id names the same card in every determinization of
+that seat's information.
 """
 
 MAX_COLOURS = 8
 MAX_PLAYERS = 8
 MAX_VALUE = 62           # values are kept as bits of an int64 mask
+MAX_HAND = 64            # cards per hand (a larger setup table is refused)
+MAX_ACTIONS = MAX_HAND   # action ids are hand positions
+KIND_PLAY = 0            # the only decision kind: play a card
 
 OBS_PLAYERS = 0          # players at the table
 OBS_SEAT = 1             # my seat

@@ -18,6 +18,7 @@ def narrate(config, trace, strategies):
             + ", ".join(f"{s}={name}" for s, name in enumerate(strategies))]
     best = max(result.totals)
     winners = [names[s] for s, v in enumerate(result.totals) if v == best]
-    tail = [f"game over after {result.deals} deals and {result.trick_count} tricks; "
+    end = "game over" if result.finished else "game stopped unfinished"
+    tail = [f"{end} after {result.deals} deals and {result.trick_count} tricks; "
             + ("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners) + f" with {best}"]
     return head + result.log + tail

@@ -53,6 +53,7 @@ class Rules:
     wild_penalty: int
     loss_limit: int
     tally_limit: int
+    max_deals: int = 0   # the project's safety cap (docs/rules/fool.md); 0: none
 
     @classmethod
     def from_setup(cls, setup, players):
@@ -64,7 +65,8 @@ class Rules:
             deck += [Card(colour, v) for v in range(low, high + 1)]
         scoring = setup["scoring"]
         return cls(players, colours, deck, row["discs"], row["hand"], scoring["empty_hand"],
-                   scoring["wild_penalty"], scoring["loss_limit"], scoring["tally_limit"])
+                   scoring["wild_penalty"], scoring["loss_limit"], scoring["tally_limit"],
+                   setup.get("game", {}).get("max_deals", 0))
 
     def card(self, code):
         """The card of a trace code."""
@@ -246,6 +248,7 @@ class Result:
     deal_scores: list     # per deal, the points of every seat
     starts: list          # per deal, the start seat
     log: list
+    finished: bool = True  # False: stopped by the safety cap of max_deals deals
 
     @property
     def lead_changes(self):
@@ -268,7 +271,7 @@ def next_start(scores, previous):
 
 
 def play_game(rules, hands_for, choose, log=False, names=None):
-    """Play one whole game.
+    """Play one whole game (or ``rules.max_deals`` deals, the safety cap, if it has not ended by then).
 
     ``hands_for(deal, start)`` returns the hands of a deal (one list of Cards
     per seat); ``choose(view)`` returns the card to play. Returns a Result.
@@ -304,8 +307,11 @@ def play_game(rules, hands_for, choose, log=False, names=None):
         deal_no += 1
         say("deal scores: " + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(n)))
         say("totals: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(n)) + f"; tallies {sum(tallies)}")
-        if min(totals) <= -rules.loss_limit or sum(tallies) >= rules.tally_limit:
-            return Result(totals, tricks, tallies, fooled, deal_no, trick_count, deal_scores, starts, lines)
+        ended = min(totals) <= -rules.loss_limit or sum(tallies) >= rules.tally_limit
+        if ended or deal_no == rules.max_deals:
+            if not ended:
+                say(f"stopped by the safety cap of {deal_no} deals: the game is recorded as unfinished")
+            return Result(totals, tricks, tallies, fooled, deal_no, trick_count, deal_scores, starts, lines, ended)
         start = next_start(scores, start)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from simulator.core.game import Config
 from simulator.core.setup import SetupError, player_row, require, require_ints
-from simulator.fool.layout import (MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND,
+from simulator.fool.layout import (MAX_COLOURS, MAX_HAND, MAX_PLAYERS, MAX_VALUE, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND,
                                    R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_SIZE, R_TALLY_LIMIT,
                                    R_WILD_PENALTY)
 
@@ -19,7 +19,7 @@ SETUP_PATH = Path(__file__).with_name("setup.toml")
 VARIANTS = ("standard",)
 ROW_KEYS = ("wilds", "discs", "hand")
 SCORING_KEYS = (("empty_hand", 0), ("wild_penalty", 1), ("loss_limit", 1), ("tally_limit", 1))
-
+MAX_DEALS_LIMIT = 10_000   # highest accepted game.max_deals (it sizes the game trace)
 
 
 def colour_ranges(setup, players):
@@ -50,7 +50,9 @@ def compile_setup(setup, players, variant):
     Raises ``SetupError`` naming the offending key when the table cannot be
     played: a colour range that is not ``[lowest, highest]``, a row key that
     is not a colour, so many discs that the trick winner could be befooled,
-    or cards that do not deal out evenly into hands of the row's size.
+    or cards that do not deal out evenly into hands of the row's size, a hand
+    of more than ``MAX_HAND`` cards, or a safety cap ``game.max_deals`` outside
+    1..``MAX_DEALS_LIMIT``.
     """
     if variant not in VARIANTS:
         raise SetupError("variant", f"unknown variant {variant!r} for fool (choose from {', '.join(VARIANTS)})")
@@ -62,11 +64,16 @@ def compile_setup(setup, players, variant):
     wilds = require(row, "wilds", int, path, minimum=0)
     discs = require(row, "discs", int, path, minimum=1)
     hand = require(row, "hand", int, path, minimum=2)
+    if hand > MAX_HAND:
+        raise SetupError(f"{path}.hand", f"must be at most {MAX_HAND} cards, got {hand}")
     if players < 2 * discs + 1:
         raise SetupError(f"{path}.discs", f"{discs} discs need at least {2 * discs + 1} players (the players "
                          f"still in a trick must outnumber the discs), got {players}")
     scoring = require(setup, "scoring", dict, "")
     points = {key: require(scoring, key, int, "scoring", minimum=low) for key, low in SCORING_KEYS}
+    cap = require(require(setup, "game", dict, ""), "max_deals", int, "game", minimum=1)
+    if cap > MAX_DEALS_LIMIT:
+        raise SetupError("game.max_deals", f"must be at most {MAX_DEALS_LIMIT}, got {cap}")
 
     numbered = sum(hi - lo + 1 for lo, hi in ranges)
     if numbered + wilds != players * hand:
@@ -83,9 +90,11 @@ def compile_setup(setup, players, variant):
     n_cards = len(colours)
     min_penalty = min([lo for lo, _ in ranges] + ([points["wild_penalty"]] if wilds else []))
     # Every deal leaves at least one player holding cards (see docs/rules/fool.md), so the
-    # totals' sum falls by min_penalty per deal apart from the tallies: this bounds the deals.
-    max_deals = ((points["tally_limit"] - 1) * points["empty_hand"]
-                 + (points["loss_limit"] - 1) * players) // min_penalty + 1
+    # totals' sum falls by min_penalty per deal apart from the tallies: no game lasts longer
+    # than `bound` deals, and the safety cap is only reached below it.
+    bound = ((points["tally_limit"] - 1) * points["empty_hand"]
+             + (points["loss_limit"] - 1) * players) // min_penalty + 1
+    max_deals = min(cap, bound)
     rules = np.zeros(R_SIZE, dtype=np.int64)
     for index, value in ((R_PLAYERS, players), (R_COLOURS, len(names)), (R_DISCS, discs), (R_HAND, hand),
                          (R_CARDS, n_cards), (R_EMPTY_HAND, points["empty_hand"]),

@@ -1,11 +1,19 @@
-"""Forks fast engine: flat arrays, no allocation inside a game.
+"""Forks fast engine: a game state of flat arrays and the state verbs of ``simulator.core.state``.
 
-``play_game`` is a kernel template (the batch loop and tracer are shared) that
-``simulator.core.kernels.bind_engine`` compiles against a strategy dispatcher
-(``strategies.registry.make_dispatch``), called as
+All verbs are jit-compiled and allocation-free (only ``new_state``
+allocates). ``choose`` is a kernel template that
+``simulator.core.kernels.bind_engine`` compiles against a strategy
+dispatcher (``strategies.registry.make_dispatch``), called as
 ``decide(sid, seat, rngs, params, rng, par, kind, opt_dest, opt_value,
 n_options, obs) -> int``: it hands seat ``seat``'s decision function (see
-``simulator.forks.layout``) that seat's own stream and parameters.
+``simulator.forks.layout``) that seat's own stream and parameters. The state
+record, the action ids and the decision kinds are documented in
+``simulator.forks.layout``.
+
+A round is asked as ``players`` INVEST decisions (seat 0 first), then
+``players`` KEEP (merge: MARKET) decisions; every seat's observation shows
+the table as it was at the start of the round, so the sequential asking
+keeps the picks simultaneous.
 
 Trace layout (int64): ``[n_cards, deck order as codes..., then per round the
 first pick of every seat, then the second decision of every seat]``, where a
@@ -17,160 +25,280 @@ import numba as nb
 import numpy as np
 
 from simulator.core.cards import fresh_deck, remove_at
-from simulator.core.rng import seed_game
-from simulator.forks.layout import (INVEST, KEEP, MARKET, MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING,
-                                    OBS_MINE, OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_SIZE, OBS_TIEBREAK,
-                                    OBS_TOP, R_DEST, R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS,
-                                    R_TOP)
+from simulator.core.rng import randint, seed_game, shuffle
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE
+from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
+                                    MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
+                                    OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_SIZE, OBS_TIEBREAK, OBS_TOP, R_DEST,
+                                    R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, S_DECK,
+                                    S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
+                                    S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE)
 
-ALLOCATION_FREE = True  # play_game creates no arrays or views: compiled without reference counting
+ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
-GAME_COLUMNS = ("rounds",)
+GAME_COLUMNS = ("rounds", "finished")
 
 
 @nb.njit(cache=True)
-def new_scratch(arrays, params):
-    """Allocate the working arrays for one thread. Jit-compiled."""
+def new_state(arrays, params):
+    """Allocate one state (the game and its per-thread buffers); the only allocation. Jit-compiled."""
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
-    hand_max = 2 * rules[R_ROUNDS] + 2
-    return (np.empty(card_dest.size, np.int64),            # deck
-            np.empty((players, 3), np.int64),              # dealt
-            np.empty((players, hand_max), np.int64),       # hand (card ids)
-            np.zeros(players, np.int64),                   # hand size
-            np.zeros((players, MAX_DEST), np.int64),       # invested value per destination
-            np.zeros(MAX_DEST, np.int64),                  # marketing totals
-            np.empty(players, np.int64),                   # marketing card of the round
-            np.zeros(OBS_SIZE, np.int64),                  # observation
-            np.empty(hand_max, np.int64),                  # option destinations
-            np.empty(hand_max, np.int64),                  # option values
-            np.empty((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
-            np.empty(4, np.uint64),                        # the deciding seat's stream
-            np.empty(params.shape[1], np.float64))         # the deciding seat's parameters
-
-
-@nb.njit(cache=True)
-def _invest(hand, hand_n, mine, p, card, card_dest, card_value):
-    hand[p, hand_n[p]] = card
-    hand_n[p] += 1
-    mine[p, card_dest[card]] += card_value[card]
-
-
-def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_stats, game_stats,
-              trace, record):
-    """Kernel template: play game ``game`` of run ``seed``; return the trace length (0 unless
-    ``record``), or -(1+seat) if that seat chose illegally.
- Writes the seat scores (``standing`` = score), the points
-    gained on top destinations and lost on bottom ones per seat, and the
-    number of rounds. With ``record`` the action trace goes to ``trace``.
-    """
-    card_dest, card_value, tiebreak_rank, rules = arrays
-    deck, dealt, hand, hand_n, mine, mkt, pending, obs, opt_dest, opt_value, rngs, rng, par = scratch
-    players = rules[R_PLAYERS]
-    n_dest = rules[R_DEST]
-    n_cards = card_dest.size
     rounds = rules[R_ROUNDS]
-    merge = rules[R_MERGE] == 1
+    n = card_dest.size
+    return (np.zeros(HEAD_SIZE, np.int64),                 # head
+            np.zeros((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
+            np.zeros(n, np.int64),                         # S_DECK
+            np.full((rounds, players), -1, np.int64),      # S_TAKEN
+            np.full((rounds, players), -1, np.int64),      # S_MARKET
+            np.zeros((players, 2 * rounds + 2), np.int64),  # S_HAND
+            np.zeros(players, np.int64),                   # S_HAND_N
+            np.zeros((players, MAX_DEST), np.int64),       # S_MINE
+            np.zeros(MAX_DEST, np.int64),                  # S_MKT
+            np.zeros(OBS_SIZE, np.int64),                  # S_OBS
+            np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_DEST
+            np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_VALUE
+            np.zeros(4, np.uint64),                        # S_RNG
+            np.zeros(params.shape[1], np.float64),         # S_PAR
+            np.zeros(n, np.int64),                         # S_HIDDEN
+            np.zeros(n, np.int64),                         # S_POOL
+            np.zeros(n, np.int64))                         # S_WHERE
 
-    seed_game(rngs, seed, game)
-    fresh_deck(deck, n_cards, rngs[0])
+
+@nb.njit(cache=True, inline="always")
+def _code(card, card_dest, card_value):
+    return 100 * card_dest[card] + card_value[card]
+
+
+@nb.njit(cache=True)
+def _start(state, arrays):
+    """Put a dealt deck back to the first decision: empty hands, initial marketing, round 0 dealt."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head, deck, hand_n, mine, mkt = state[0], state[S_DECK], state[S_HAND_N], state[S_MINE], state[S_MKT]
     hand_n[:] = 0
-    mine[:] = 0
+    mine[:, :] = 0
     mkt[:] = 0
-    t = 0
-    if record:
-        trace[0] = n_cards
-        for i in range(n_cards):
-            trace[1 + i] = 100 * card_dest[deck[i]] + card_value[deck[i]]
-        t = 1 + n_cards
-
     pos = rules[R_REMOVE]
     for _ in range(rules[R_INITIAL]):
         mkt[card_dest[deck[pos]]] += card_value[deck[pos]]
         pos += 1
+    head[H_ROUND] = 0
+    head[H_POS] = pos + 3 * rules[R_PLAYERS]
+    head[H_TO_MOVE] = 0
+    head[H_KIND] = INVEST
+    head[H_FINISHED] = 0
 
+
+@nb.njit(cache=True)
+def reset(state, arrays, seed, game, trace, record):
+    """Shuffle and deal game ``game`` of run ``seed``; seat 0's first pick is pending. Jit-compiled.
+
+    With ``record`` the trace header (card count, deck order) goes to ``trace``.
+    """
+    card_dest, card_value = arrays[0], arrays[1]
+    head, rngs, deck = state[0], state[1], state[S_DECK]
+    n = card_dest.size
+    seed_game(rngs, seed, game)
+    fresh_deck(deck, n, rngs[0])
+    state[S_TAKEN][:, :] = -1
+    state[S_MARKET][:, :] = -1
+    head[H_TRACE] = 0
+    if record:
+        trace[0] = n
+        for i in range(n):
+            trace[1 + i] = _code(deck[i], card_dest, card_value)
+        head[H_TRACE] = 1 + n
+    _start(state, arrays)
+
+
+@nb.njit(cache=True, inline="always")
+def _dealt(state, players, seat, j):
+    """Card id of the ``j``-th card dealt to ``seat`` this round."""
+    return state[S_DECK][state[0][H_POS] - 3 * players + 3 * seat + j]
+
+
+@nb.njit(cache=True, inline="always")
+def _passed(state, players, seat, j):
+    """Card id of the ``j``-th (0 or 1) card ``seat`` passed this round (dealing order)."""
+    taken = state[S_TAKEN][state[0][H_ROUND], seat]
+    return _dealt(state, players, seat, j if j < taken else j + 1)
+
+
+@nb.njit(cache=True, inline="always")
+def _invest(state, seat, card, card_dest, card_value):
+    hand, hand_n, mine = state[S_HAND], state[S_HAND_N], state[S_MINE]
+    hand[seat, hand_n[seat]] = card
+    hand_n[seat] += 1
+    mine[seat, card_dest[card]] += card_value[card]
+
+
+@nb.njit(cache=True, inline="always")
+def _option_count(state):
+    kind = state[0][H_KIND]
+    if state[0][H_TO_MOVE] < 0:
+        return 0
+    if kind == INVEST:
+        return 3
+    if kind == KEEP:
+        return 2
+    return state[S_HAND_N][state[0][H_TO_MOVE]]
+
+
+@nb.njit(cache=True)
+def legal_actions(state, arrays, actions):
+    """Write the legal action ids of the seat to move into ``actions`` and return their count. Jit-compiled.
+
+    The ids are the option indices (see ``simulator.forks.layout``); 0 once the game is over.
+    """
+    n = _option_count(state)
+    for i in range(n):
+        actions[i] = i
+    return n
+
+
+@nb.njit(cache=True)
+def _options(state, arrays, opt_dest, opt_value):
+    """Write the pending decision's options (destination, value) in action order; return their count."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    players = rules[R_PLAYERS]
+    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    n = _option_count(state)
+    for j in range(n):
+        if kind == INVEST:
+            card = _dealt(state, players, p, j)
+        elif kind == KEEP:
+            card = _passed(state, players, (p - 1 + players) % players, j)
+        else:
+            card = state[S_HAND][p, j]
+        opt_dest[j] = card_dest[card]
+        opt_value[j] = card_value[card]
+    return n
+
+
+@nb.njit(cache=True)
+def observe(state, arrays, seat, obs):
+    """Write what ``seat`` sees into ``obs`` (layout ``simulator.forks.layout.OBS_*``). Jit-compiled.
+
+    The marketing totals are those revealed so far, so during a round every
+    seat sees the table as it was before the round's marketing cards.
+    """
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head, mine, mkt = state[0], state[S_MINE], state[S_MKT]
+    n_dest = rules[R_DEST]
+    for d in range(MAX_DEST):
+        obs[OBS_MARKETING + d] = mkt[d]
+        obs[OBS_MINE + d] = mine[seat, d]
+        obs[OBS_TIEBREAK + d] = tiebreak_rank[d] if d < n_dest else 0
     obs[OBS_DESTINATIONS] = n_dest
     obs[OBS_TOP] = rules[R_TOP]
-    obs[OBS_ROUNDS] = rounds
-    obs[OBS_PLAYERS] = players
-    for d in range(n_dest):
-        obs[OBS_TIEBREAK + d] = tiebreak_rank[d]
+    obs[OBS_ROUND] = head[H_ROUND]
+    obs[OBS_ROUNDS] = rules[R_ROUNDS]
+    obs[OBS_PLAYERS] = rules[R_PLAYERS]
+    obs[OBS_DECK] = card_dest.size - head[H_POS]
+    obs[OBS_SEAT] = seat
 
-    for r in range(rounds):
-        for p in range(players):
-            for j in range(3):
-                dealt[p, j] = deck[pos]
-                pos += 1
-        obs[OBS_ROUND] = r
-        obs[OBS_DECK] = n_cards - pos
-        for d in range(n_dest):
-            obs[OBS_MARKETING + d] = mkt[d]
 
-        # first pick: invest one of three, pass the other two clockwise
-        for p in range(players):
-            obs[OBS_SEAT] = p
-            for d in range(n_dest):
-                obs[OBS_MINE + d] = mine[p, d]
-            for j in range(3):
-                opt_dest[j] = card_dest[dealt[p, j]]
-                opt_value[j] = card_value[dealt[p, j]]
-            k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)  # noqa: F821
-            if k < 0 or k >= 3:
-                return -(1 + p)
-            card = dealt[p, k]
-            _invest(hand, hand_n, mine, p, card, card_dest, card_value)
-            # keep the two passed cards in dealt[p, 0:2], in their dealt order
-            for j in range(k, 2):
-                dealt[p, j] = dealt[p, j + 1]
-            if record:
-                trace[t + p] = 100 * card_dest[card] + card_value[card]
-        t += players if record else 0
+def choose(state, arrays, sids, params):
+    """Kernel template: the seat to move's strategy picks an option; return its action id (-1: illegal).
 
-        # second pick from the cards passed by the right-hand neighbour
-        for p in range(players):
-            src = (p - 1 + players) % players
-            obs[OBS_SEAT] = p
-            if merge:
-                _invest(hand, hand_n, mine, p, dealt[src, 0], card_dest, card_value)
-                _invest(hand, hand_n, mine, p, dealt[src, 1], card_dest, card_value)
-                n = hand_n[p]
-                for j in range(n):
-                    opt_dest[j] = card_dest[hand[p, j]]
-                    opt_value[j] = card_value[hand[p, j]]
-                for d in range(n_dest):
-                    obs[OBS_MINE + d] = mine[p, d]
-                k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)  # noqa: F821
-                if k < 0 or k >= n:
-                    return -(1 + p)
-                card = remove_at(hand[p], n, k)
-                hand_n[p] -= 1
-                mine[p, card_dest[card]] -= card_value[card]
-                pending[p] = card
-            else:
-                for d in range(n_dest):
-                    obs[OBS_MINE + d] = mine[p, d]
-                for j in range(2):
-                    opt_dest[j] = card_dest[dealt[src, j]]
-                    opt_value[j] = card_value[dealt[src, j]]
-                k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)  # noqa: F821
-                if k < 0 or k >= 2:
-                    return -(1 + p)
-                card = dealt[src, k]
-                _invest(hand, hand_n, mine, p, card, card_dest, card_value)
-                pending[p] = dealt[src, 1 - k]
-            if record:
-                trace[t + p] = 100 * card_dest[card] + card_value[card]
-        t += players if record else 0
+    Builds the seat's observation (``observe``) and its options, calls the
+    bound global ``decide``; the chosen option index is the action id.
+    """
+    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    obs, opt_dest, opt_value = state[S_OBS], state[S_OPT_DEST], state[S_OPT_VALUE]
+    observe(state, arrays, p, obs)
+    n = _options(state, arrays, opt_dest, opt_value)
+    k = decide(sids[p], p, state[1], params, state[S_RNG], state[S_PAR],  # noqa: F821 (bound)
+               kind, opt_dest, opt_value, n, obs)
+    return k if 0 <= k < n else -1
 
-        # reveal the round's marketing cards (and, if the table says so, deck cards)
-        for p in range(players):
-            mkt[card_dest[pending[p]]] += card_value[pending[p]]
-        for _ in range(rules[R_REVEAL]):
-            if pos < n_cards:
-                mkt[card_dest[deck[pos]]] += card_value[deck[pos]]
-                pos += 1
 
-    # destinations ranked by marketing total, ties to the earlier tiebreak entry
+@nb.njit(cache=True)
+def _next_seat(state, arrays):
+    """After a pick: the next seat, or the next phase, or the reveal and the next round (or the end)."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head, deck, market = state[0], state[S_DECK], state[S_MARKET]
+    players = rules[R_PLAYERS]
+    if head[H_TO_MOVE] + 1 < players:
+        head[H_TO_MOVE] += 1
+        return
+    head[H_TO_MOVE] = 0
+    r = head[H_ROUND]
+    if head[H_KIND] == INVEST:
+        if rules[R_MERGE] == 1:  # both passed cards join the receiver's hand
+            for q in range(players):
+                src = (q - 1 + players) % players
+                _invest(state, q, _passed(state, players, src, 0), card_dest, card_value)
+                _invest(state, q, _passed(state, players, src, 1), card_dest, card_value)
+            head[H_KIND] = MARKET
+        else:
+            head[H_KIND] = KEEP
+        return
+    # reveal the round's marketing cards (and, if the table says so, deck cards)
+    mkt = state[S_MKT]
+    n = card_dest.size
+    for q in range(players):
+        mkt[card_dest[market[r, q]]] += card_value[market[r, q]]
+    pos = head[H_POS]
+    for _ in range(rules[R_REVEAL]):
+        if pos < n:
+            mkt[card_dest[deck[pos]]] += card_value[deck[pos]]
+            pos += 1
+    head[H_ROUND] = r + 1
+    head[H_KIND] = INVEST
+    if r + 1 == rules[R_ROUNDS]:
+        head[H_POS] = pos
+        head[H_TO_MOVE] = -1
+        head[H_FINISHED] = 1
+    else:
+        head[H_POS] = pos + 3 * players
+
+
+@nb.njit(cache=True)
+def apply(state, arrays, action, trace, record):
+    """The seat to move takes option ``action`` (see ``legal_actions``); play on to the next decision. Jit-compiled.
+
+    With ``record`` the pick's card code is appended to ``trace``.
+    """
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head = state[0]
+    players = rules[R_PLAYERS]
+    p, kind, r = head[H_TO_MOVE], head[H_KIND], head[H_ROUND]
+    if kind == INVEST:
+        card = _dealt(state, players, p, action)
+        state[S_TAKEN][r, p] = action
+        _invest(state, p, card, card_dest, card_value)
+    elif kind == KEEP:
+        src = (p - 1 + players) % players
+        card = _passed(state, players, src, action)
+        state[S_MARKET][r, p] = _passed(state, players, src, 1 - action)
+        _invest(state, p, card, card_dest, card_value)
+    else:
+        hand_n = state[S_HAND_N]
+        card = remove_at(state[S_HAND][p], hand_n[p], action)
+        hand_n[p] -= 1
+        state[S_MINE][p, card_dest[card]] -= card_value[card]
+        state[S_MARKET][r, p] = card
+    if record:
+        trace[head[H_TRACE]] = _code(card, card_dest, card_value)
+        head[H_TRACE] += 1
+    _next_seat(state, arrays)
+
+
+@nb.njit(cache=True)
+def result(state, arrays, scores, standing, seat_stats, game_stats):
+    """Write the final outputs of a finished game. Jit-compiled.
+
+    Seat scores (``standing`` = score), the points gained on top
+    destinations and lost on the others per seat, and the game columns
+    ``rounds`` and ``finished`` (always 1: a Forks game ends by its rules).
+    Destinations are ranked by marketing total, ties to the earlier
+    tiebreak entry.
+    """
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    mine, mkt = state[S_MINE], state[S_MKT]
+    players = rules[R_PLAYERS]
+    n_dest = rules[R_DEST]
     for p in range(players):
         seat_stats[p, 0] = 0
         seat_stats[p, 1] = 0
@@ -187,6 +315,163 @@ def play_game(arrays, sids, params, seed, game, scratch, scores, standing, seat_
     for p in range(players):
         scores[p] = seat_stats[p, 0] - seat_stats[p, 1]
         standing[p] = scores[p]
-    game_stats[0] = rounds
-    return t
+    game_stats[0] = state[0][H_ROUND]
+    game_stats[1] = state[0][H_FINISHED]
 
+
+@nb.njit(cache=True)
+def copy_state(src, dst):
+    """Copy the game in ``src`` (head, streams, deck, log, hands, marketing) into ``dst``. Jit-compiled.
+
+    ``dst`` comes from ``new_state`` with the same config; its per-thread
+    buffers are left alone.
+    """
+    dst[0][:] = src[0]
+    dst[1][:, :] = src[1]
+    dst[S_DECK][:] = src[S_DECK]
+    dst[S_TAKEN][:, :] = src[S_TAKEN]
+    dst[S_MARKET][:, :] = src[S_MARKET]
+    dst[S_HAND][:, :] = src[S_HAND]
+    dst[S_HAND_N][:] = src[S_HAND_N]
+    dst[S_MINE][:, :] = src[S_MINE]
+    dst[S_MKT][:] = src[S_MKT]
+
+
+@nb.njit(cache=True)
+def _deal_start(rules, n, t):
+    """Deck position of round ``t``'s first dealt card."""
+    pos = rules[R_REMOVE] + rules[R_INITIAL]
+    for _ in range(t):
+        pos += 3 * rules[R_PLAYERS]
+        pos += min(rules[R_REVEAL], n - pos)
+    return pos
+
+
+@nb.njit(cache=True)
+def _mark_hidden(state, arrays, seat):
+    """Set ``S_HIDDEN[pos]`` to 1 where ``seat`` has not seen the card at deck position ``pos``, else 0.
+
+    Seen: the initial marketing and the revealed deck cards, the seat's own
+    deals, the cards passed to it (from the second pick of a round on), and
+    in the standard game each completed round's marketing card in the pair
+    it came from. Hidden: the removed cards, the undealt deck and every other
+    dealt card.
+    """
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head, deck, taken, market, hidden = state[0], state[S_DECK], state[S_TAKEN], state[S_MARKET], state[S_HIDDEN]
+    players, n = rules[R_PLAYERS], card_dest.size
+    r, second = head[H_ROUND], head[H_KIND] != INVEST
+    left = (seat - 1 + players) % players
+    hidden[:] = 1
+    pos = rules[R_REMOVE]
+    for _ in range(rules[R_INITIAL]):
+        hidden[pos] = 0
+        pos += 1
+    for t in range(r + 1):
+        for q in range(players):
+            for j in range(3):
+                at = pos + 3 * q + j
+                if (q == seat or (q == left and (t < r or second) and j != taken[t, q])
+                        or (rules[R_MERGE] == 0 and t < r and deck[at] == market[t, (q + 1) % players])):
+                    hidden[at] = 0
+        pos += 3 * players
+        if t < r:
+            for _ in range(min(rules[R_REVEAL], n - pos)):
+                hidden[pos] = 0
+                pos += 1
+
+
+@nb.njit(cache=True)
+def _free_acquisition(state, arrays, seat, last_round, k):
+    """The ``k``-th still free hidden deck position among the cards ``seat`` took in rounds up to
+    ``last_round`` (its invested cards and the cards passed to it); with ``k < 0`` their count."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    taken, hidden = state[S_TAKEN], state[S_HIDDEN]
+    players, n = rules[R_PLAYERS], card_dest.size
+    src = (seat - 1 + players) % players
+    found = 0
+    for t in range(last_round + 1):
+        base = _deal_start(rules, n, t)
+        for j in range(3):
+            for at, took in ((base + 3 * seat + j, j == taken[t, seat]), (base + 3 * src + j, j != taken[t, src])):
+                if took and hidden[at] == 1:
+                    if found == k:
+                        return at
+                    found += 1
+    return found
+
+
+@nb.njit(cache=True)
+def _market_option(state, arrays, card):
+    """The action id with which the seat to move sends ``card`` to marketing."""
+    players = arrays[3][R_PLAYERS]
+    p = state[0][H_TO_MOVE]
+    if state[0][H_KIND] == KEEP:  # keep the other passed card
+        return 0 if _passed(state, players, (p - 1 + players) % players, 1) == card else 1
+    hand = state[S_HAND]
+    for j in range(state[S_HAND_N][p]):
+        if hand[p, j] == card:
+            return j
+    return -1
+
+
+@nb.njit(cache=True)
+def determinize(state, arrays, seat, rng):
+    """Resample in place everything ``seat`` cannot see, consistently with what it has seen. Jit-compiled.
+
+    Draws only from ``rng`` (uint64[4]), uniformly over the games that agree
+    with everything the seat has seen (the exact posterior if the other seats
+    play at random): the other seats' hands and deals, the removed cards and
+    the undealt deck order are a uniform shuffle of the cards the seat has
+    not seen (see ``_mark_hidden``), except that in the merge variant a card
+    a seat sent to marketing from a hidden part of its hand is placed
+    uniformly among that seat's hidden cards of that round or earlier; the
+    face-down marketing picks of this round that the seat has not seen are
+    redrawn uniformly among their options. The seen cards, the choice log and
+    the head stay; the hands and totals are rebuilt by replaying the log. The
+    strategy streams are left as they are. A finished game is left alone.
+    """
+    if state[0][H_TO_MOVE] < 0:
+        return
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    head, deck, market = state[0], state[S_DECK], state[S_MARKET]
+    hidden, pool, where = state[S_HIDDEN], state[S_POOL], state[S_WHERE]
+    n, players = card_dest.size, rules[R_PLAYERS]
+    r0, kind0, p0 = head[H_ROUND], head[H_KIND], head[H_TO_MOVE]
+    _mark_hidden(state, arrays, seat)
+    m = 0
+    for i in range(n):
+        where[deck[i]] = i
+        if hidden[i] == 1:
+            pool[m] = deck[i]
+            m += 1
+    if rules[R_MERGE] == 1:
+        for t in range(r0):
+            for q in range(players):
+                card = market[t, q]
+                if q == seat or hidden[where[card]] == 0:
+                    continue
+                at = _free_acquisition(state, arrays, q, t, randint(rng, _free_acquisition(state, arrays, q, t, -1)))
+                hidden[at] = 2
+                deck[at] = card
+                for i in range(m):
+                    if pool[i] == card:
+                        m -= 1
+                        pool[i] = pool[m]
+                        break
+    shuffle(pool, m, rng)
+    k = 0
+    for i in range(n):
+        if hidden[i] == 1:
+            deck[i] = pool[k]
+            k += 1
+    _start(state, arrays)
+    while not (head[H_ROUND] == r0 and head[H_KIND] == kind0 and head[H_TO_MOVE] == p0):
+        q, t = head[H_TO_MOVE], head[H_ROUND]
+        if head[H_KIND] == INVEST:
+            action = state[S_TAKEN][t, q]
+        elif t == r0 and q != seat:  # played face down this round: unseen
+            action = randint(rng, _option_count(state))
+        else:
+            action = _market_option(state, arrays, market[t, q])
+        apply(state, arrays, action, pool, False)

@@ -1,5 +1,7 @@
-"""What a Forks strategy sees: decision kinds and the observation vector.
+"""What a Forks strategy sees, the actions of the state API, and the state record.
 
+Decisions
+---------
 A Forks decision function has the signature (jit-compiled with numba)::
 
     decide(kind, opt_dest, opt_value, n_options, obs, params, rng) -> int
@@ -17,9 +19,31 @@ and returns the index (0 <= i < n_options) of the chosen option:
 ``obs`` (int64) holds only what the player knows. Both picks of a round are
 simultaneous, so ``obs`` shows the marketing totals as they were before this
 round's marketing cards are revealed.
+
+Actions (``simulator.forks.engine.legal_actions`` / ``apply``)
+--------------------------------------------------------------
+An action id is the index of the chosen option in the order above: 0-2 for
+``INVEST`` (the dealt cards in dealing order), 0-1 for ``KEEP`` (the passed
+cards in the order they were dealt to the passer), 0..hand size-1 for
+``MARKET`` (the hand in the order its cards were taken). Each order depends
+only on cards the deciding seat holds or was passed, so an id names the same
+card in every determinization of its information. The simultaneous picks of
+a round are asked seat by seat (seat 0 first); no seat is shown a choice made
+before its own in the same round. At most ``MAX_ACTIONS`` options (the merge
+hand before the last marketing has ``2 * rounds + 1`` cards; tables with more
+rounds than ``MAX_ROUNDS`` are refused by the setup compiler).
+
+State record (``simulator.core.state``; the game's own entries)
+---------------------------------------------------------------
+The game is its deck order and the log of choices; everything else is kept
+up to date by ``apply`` for speed and can be rebuilt from those two.
 """
 
+from simulator.core.state import HEAD
+
 MAX_DEST = 8
+MAX_ROUNDS = 15
+MAX_ACTIONS = 2 * MAX_ROUNDS + 2
 
 INVEST = 0
 KEEP = 1
@@ -39,3 +63,26 @@ OBS_SIZE = OBS_SEAT + 1
 
 # rules vector of the compiled setup (Config.arrays[3])
 R_PLAYERS, R_REMOVE, R_INITIAL, R_REVEAL, R_MERGE, R_DEST, R_TOP, R_ROUNDS = range(8)
+
+# head slots after the common ones
+H_ROUND = HEAD        # current round, 0-based (= rounds once the game is over)
+H_POS = HEAD + 1      # next undealt deck position (this round's deal starts at H_POS - 3 * players)
+HEAD_SIZE = HEAD + 2
+
+# state tuple entries: 0 head, 1 random streams (simulator.core.state), then the game
+S_DECK = 2     # int64[cards]: card id at each deck position, top first (removed, marketing, deals, reveals)
+S_TAKEN = 3    # int64[rounds, players]: index (0-2) of the dealt card each seat invested; -1 before
+S_MARKET = 4   # int64[rounds, players]: card id each seat sent to marketing; -1 before
+S_HAND = 5     # int64[players, 2 * rounds + 2]: invested card ids in the order taken (derived)
+S_HAND_N = 6   # int64[players]: hand sizes (derived)
+S_MINE = 7     # int64[players, MAX_DEST]: invested value per destination (derived)
+S_MKT = 8      # int64[MAX_DEST]: revealed marketing total per destination (derived)
+GAME_ENTRIES = 9  # entries from here on are per-thread buffers, not part of the game
+S_OBS = 9      # int64[OBS_SIZE]: the observation handed to a strategy
+S_OPT_DEST = 10   # int64[MAX_ACTIONS]: option destinations
+S_OPT_VALUE = 11  # int64[MAX_ACTIONS]: option values
+S_RNG = 12     # uint64[4]: the deciding seat's stream
+S_PAR = 13     # float64[params]: the deciding seat's parameters
+S_HIDDEN = 14  # int64[cards]: determinize: 1 where a deck position is hidden from the seat
+S_POOL = 15    # int64[cards]: determinize: the hidden cards
+S_WHERE = 16   # int64[cards]: determinize: deck position of each card

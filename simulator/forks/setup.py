@@ -4,6 +4,7 @@ import numpy as np
 
 from simulator.core.game import Config
 from simulator.core.setup import SetupError, player_row, require, require_ints
+from simulator.forks.layout import MAX_ROUNDS
 
 MAX_DESTINATIONS = 8
 VARIANTS = ("standard", "merge")
@@ -82,6 +83,8 @@ def compile_setup(setup, players, variant):
         raise SetupError(path, f"{left} cards are left to deal after removing {remove} and marketing {initial}; "
                          f"dealing 3 cards to each of {players} players (and revealing {reveal} per round) "
                          f"does not come out even, so the deck would run out in mid-deal")
+    if rounds > MAX_ROUNDS:
+        raise SetupError(path, f"the deck lasts {rounds} rounds; the engine plays at most {MAX_ROUNDS}")
 
     card_dest = np.array([d for d, _ in cards], dtype=np.int64)
     card_value = np.array([v for _, v in cards], dtype=np.int64)

@@ -29,7 +29,7 @@ def test_reference_replays_kernel_games_without_disagreement(players, strategies
             assert list(seat_stats[:, 0]) == result.tricks
             assert list(seat_stats[:, 1]) == result.tallies
             assert list(seat_stats[:, 2]) == result.fooled
-            assert list(game_stats) == [result.deals, result.trick_count, result.lead_changes]
+            assert list(game_stats) == [result.deals, result.trick_count, result.lead_changes, int(result.finished)]
             # the traced game is the same game as the batch row
             assert list(batch_scores[g]) == list(scores)
             assert (batch_seats[g] == seat_stats).all() and list(batch_games[g]) == list(game_stats)

@@ -111,7 +111,7 @@ def test_an_illegal_choice_is_reported_with_its_seat(probe_kernels):
     params = np.zeros((4, 1))
     scores, standing = np.empty(4, np.int32), np.empty(4, np.int64)
     n = trace_game(cfg.arrays, sids, params, 1, 0, scores, standing, np.zeros((4, 3), np.int32),
-                   np.zeros(2, np.int32), np.zeros(cfg.trace_len, np.int64))
+                   np.zeros(len(engine.GAME_COLUMNS), np.int32), np.zeros(cfg.trace_len, np.int64))
     assert n == -3
     *_, status = run_games(run_chunk, cfg, sids, params, 1, 0, 50)
     assert (status == 3).all()
