@@ -49,11 +49,27 @@ class PlaytestGroup(click.Group):
             return super().invoke(ctx)
         except USER_ERRORS as exc:
             click.echo(f"error: {exc}", err=True)
+            if ctx.meta.get(VERBOSE) and getattr(exc, "detail", None):
+                click.echo(exc.detail.rstrip(), err=True)
             ctx.exit(2)
+
+
+VERBOSE = "playtest.verbose"
+
+
+def verbose_option(f):
+    """``--verbose``: after an ``error:`` line, also print the full underlying message (numba's, a traceback)."""
+    def remember(ctx, _param, value):
+        if value:
+            ctx.meta[VERBOSE] = True
+
+    return click.option("--verbose", is_flag=True, expose_value=False, callback=remember,
+                        help="After an error line, also print numba's full message or the traceback.")(f)
 
 
 @click.group(cls=PlaytestGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="playtest")
+@verbose_option
 def cli():
     """Monte Carlo balance analysis for tabletop card games.
 
@@ -73,7 +89,7 @@ def run_options(f):
         click.option("--seed", type=int, default=0, show_default=True, help="Run seed; game i of a seed is always the same game."),
         click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                      help="Strategy name; once for every seat, or once per seat in seat order."),
-        click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False),
+        click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
                      help="A Python file defining your own strategy (see README); its NAME can then be used with --strategy."),
         click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
                      help="Replace the parameter vector of a strategy, e.g. --param leader=3,2,1,-1,-2."),
@@ -84,24 +100,29 @@ def run_options(f):
     ]
     for option in reversed(options):
         f = option(f)
-    return f
+    return verbose_option(f)
 
 
 def parse_params(items):
-    """``{name: vector}`` from ``NAME=V1,V2,...`` items; ``NAME=@FILE`` reads ``params`` from a TOML
-    file such as the one ``playtest tune`` writes."""
+    """``--param NAME=V1,V2,...`` items as a dict; ``NAME=@FILE`` reads ``params`` from a TOML file such as
+    the one ``playtest tune`` writes. The values are checked against the strategy later."""
     params = {}
     for item in items:
-        name, _, values = item.partition("=")
+        name, _, values = (part.strip() for part in item.partition("="))
         if values.startswith("@"):
-            params[name.strip()] = _params_file(values[1:])
+            if name in params:
+                raise StrategyError(f"--param {name} is given twice")
+            params[name] = _params_file(values[1:])
             continue
         try:
-            params[name.strip()] = [float(v) for v in values.split(",") if v.strip()]
+            vector = [float(v) for v in values.split(",")]
         except ValueError:
-            raise click.BadParameter(f"{item!r} is not NAME=number,number,...", param_hint="--param") from None
-        if not name.strip() or not params[name.strip()]:
-            raise click.BadParameter(f"{item!r} is not NAME=number,number,...", param_hint="--param")
+            vector = []
+        if not name or not vector:
+            raise StrategyError(f"--param {item!r} is not NAME=number,number,...")
+        if name in params:
+            raise StrategyError(f"--param {name} is given twice")
+        params[name] = vector
     return params
 
 
@@ -109,7 +130,7 @@ def _params_file(path):
     table = read_toml(path)
     vector = table.get("params")
     if not isinstance(vector, list) or not vector or not all(isinstance(v, (int, float)) for v in vector):
-        raise click.BadParameter(f"{path} has no 'params' list of numbers", param_hint="--param")
+        raise StrategyError(f"--param: {path} has no 'params' list of numbers")
     return [float(v) for v in vector]
 
 
@@ -237,7 +258,8 @@ def list_games():
 
 @cli.command(name="strategies")
 @game_argument
-@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False))
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@verbose_option
 def list_strategies(game, strategy_files):
     """List the strategies of GAME with their default parameters."""
     from strategies.games import strategy_set

@@ -3,42 +3,41 @@
 A game's strategy package builds one ``StrategySet`` from its built-in
 decision functions. The set owns the dispatcher ``dispatch(sid, *args)`` that
 calls strategy number ``sid`` and the engine kernels bound to it (cached on
-disk). A user strategy file adds strategies at run time: the set then binds a
-fresh dispatcher that knows them, with no edit to the engine.
-
-A strategy file is one Python file that defines
-
-* ``decide``: the decision function with the game's documented signature
-  (plain Python is compiled with ``numba.njit``; an already jitted function
-  is used as is), and optionally
-* ``NAME`` (defaults to the file name) and ``PARAMS`` (a list of numbers
-  handed to ``decide`` as ``params``).
+disk). A user strategy file (see ``strategies.user_files``) adds strategies
+at run time: the set then binds a dispatcher that knows them, with no edit to
+the engine, and caches those kernels too, keyed by the files' fingerprints
+(see ``simulator.core.kernel_cache``).
 """
 
-import importlib.util
+import hashlib
 import inspect
+import sys
+import types
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numba as nb
 import numpy as np
 
-from simulator.core.kernels import bind_engine
+from simulator.core.kernel_cache import cache_in, cache_root
+from simulator.core.kernels import bind_engine, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
+from strategies import user_files
+from strategies.user_files import Decision, StrategyError
 
+__all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
 
-class StrategyError(ValueError):
-    """An unknown strategy name or a strategy file that cannot be used."""
+CHECKED = "checked"  # marker file in a kernel cache folder: its strategy files compiled and return integers
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A named decision function with its default parameter vector."""
+    """A named decision function with its default parameter vector (``file``: the user file it came from)."""
 
     name: str
     decide: object
     params: tuple = ()
     summary: str = ""
+    file: object = None  # strategies.user_files.UserFile, or None for a built-in
 
 
 @dataclass
@@ -55,12 +54,15 @@ class StrategySet:
         ``dispatch(sid, *decision_args)`` calling built-in number ``sid``.
     engine : module
         The engine module (``new_scratch`` and the ``play_game`` template).
+    decision : Decision
+        The game's decision signature (user files are checked against it).
     """
 
     game: str
     builtins: list
     dispatch: object
     engine: object
+    decision: Decision
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
 
@@ -71,6 +73,11 @@ class StrategySet:
     def names(self):
         return [s.name for s in self.all]
 
+    def title(self):
+        from simulator import games
+
+        return games.get(self.game).title
+
     def get(self, name):
         for sid, s in enumerate(self.all):
             if s.name == name:
@@ -79,26 +86,14 @@ class StrategySet:
                             f"or load your own with --strategy-file)")
 
     def add_file(self, path):
-        """Load a user strategy file, register it and return its ``Strategy``."""
-        path = Path(path)
-        if not path.is_file():
-            raise StrategyError(f"strategy file not found: {path}")
-        spec = importlib.util.spec_from_file_location(f"playtest_user_strategy_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:  # a user's file can fail in any way; report it in one line
-            raise StrategyError(f"strategy file {path} failed to load: {type(exc).__name__}: {exc}") from None
-        decide = getattr(module, "decide", None)
-        if decide is None or not callable(decide):
-            raise StrategyError(f"strategy file {path} must define a function named decide")
-        if not isinstance(decide, nb.core.dispatcher.Dispatcher):
-            decide = nb.njit(decide)
-        name = str(getattr(module, "NAME", path.stem))
-        if name in self.names():
-            raise StrategyError(f"strategy file {path} names its strategy {name!r}, which already exists")
-        params = tuple(float(x) for x in getattr(module, "PARAMS", ()))
-        strategy = Strategy(name, decide, params, (module.__doc__ or "").strip().split("\n")[0])
+        """Load a user strategy file (checked, see ``strategies.user_files``), register it, return its ``Strategy``."""
+        user = user_files.load(path, self.decision, self.game)
+        for s in self.all:
+            if s.name == user.name:
+                owner = f"strategy file {s.file.path}" if s.file else f"a built-in strategy of {self.title()}"
+                raise StrategyError(f"strategy file {user.path}: NAME {user.name!r} is already {owner}; "
+                                    f"choose another NAME")
+        strategy = Strategy(user.name, user.decide, user.params, user.summary, user)
         self.extra.append(strategy)
         self._kernels.clear()
         return strategy
@@ -106,14 +101,32 @@ class StrategySet:
     def kernels(self):
         """Return ``(run_chunk, trace_game)`` compiled for the current strategies.
 
-        Built-ins only: the cached kernels. With user strategies: kernels bound
-        to a dispatcher over built-ins and user functions (compiled now).
+        Built-ins only: the kernels cached next to the sources. With user
+        strategies: kernels bound to a dispatcher over built-ins and user
+        functions, cached in a folder of ``simulator.core.kernel_cache``
+        named after the fingerprint of the engine, the built-ins and every
+        user file. Before the first compile in a folder, each user ``decide``
+        is compiled alone for the game's argument types, so that a typing
+        error or a non-integer return is one line (``StrategyError``).
         """
         if not self._kernels:
-            cache = not self.extra
-            dispatch = self.dispatch if cache else make_dispatch([s.decide for s in self.all])
-            self._kernels["run"], self._kernels["trace"] = bind_engine(
-                self.engine, dispatch, cache=cache, sources=[make_dispatch, *(s.decide for s in self.builtins)])
+            sources = [make_dispatch, *(s.decide for s in self.builtins)]
+            if not self.extra:
+                kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources)
+            else:
+                digest = hashlib.blake2b(source_fingerprint([self.engine.play_game, *sources]).encode(),
+                                         digest_size=10)
+                for s in self.extra:
+                    digest.update(s.file.fingerprint.encode())
+                folder = cache_root() / "kernels" / self.game / digest.hexdigest()
+                if not (folder / CHECKED).exists():
+                    for s in self.extra:
+                        user_files.check_compiles(s.file, self.decision)
+                dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
+                kernels = bind_engine(self.engine, dispatch, cache=False)
+                if all([cache_in(k, folder) for k in kernels]):
+                    (folder / CHECKED).touch()
+            self._kernels["run"], self._kernels["trace"] = kernels
         return self._kernels["run"], self._kernels["trace"]
 
     def lineup(self, names, players):
@@ -129,18 +142,38 @@ class StrategySet:
     def seats(self, names, players, overrides=None):
         """Resolve strategy names (one for all seats, or one per seat) into ids and a parameter matrix.
 
-        ``overrides`` maps a strategy name to a replacement parameter vector.
+        ``overrides`` maps a seated strategy's name to a replacement for its
+        parameter vector: as many finite numbers as its default has.
+        Anything else is a ``StrategyError``, so no strategy ever reads
+        past the end of its vector.
         """
         chosen = self.lineup(names, players)
-        vectors = [(overrides or {}).get(s.name, s.params) for _, s in chosen]
-        width = max([1] + [len(v) for v in vectors])
+        seated = {s.name: s for _, s in chosen}
+        vectors = {}
+        for name, values in (overrides or {}).items():
+            if name not in seated:
+                self.get(name)  # an unknown name says so
+                raise StrategyError(f"parameters for {name!r}: no seat plays it (seated: {', '.join(seated)})")
+            default = seated[name].params
+            if not default:
+                raise StrategyError(f"parameters for {name!r}: it has no parameters")
+            try:
+                vectors[name] = user_files.parameter_vector(values)
+            except ValueError as exc:
+                raise StrategyError(f"parameters for {name!r}: {exc}") from None
+            if len(vectors[name]) != len(default):
+                raise StrategyError(f"parameters for {name!r}: it takes {len(default)} value"
+                                    f"{'s' if len(default) > 1 else ''} (default "
+                                    f"{','.join(f'{v:g}' for v in default)}), got {len(vectors[name])}")
+        rows = [vectors.get(s.name, s.params) for _, s in chosen]
+        width = max([1] + [len(v) for v in rows])
         params = np.zeros((players, width), dtype=np.float64)
-        for p, v in enumerate(vectors):
+        for p, v in enumerate(rows):
             params[p, :len(v)] = v
         return np.array([sid for sid, _ in chosen], dtype=np.int64), params, [s.name for _, s in chosen]
 
 
-def make_dispatch(functions):
+def make_dispatch(functions, module=None):
     """Build the jitted strategy dispatcher over decision functions (strategy id = list index).
 
     Every decision function ends with the parameters ``params, rng``. The
@@ -153,6 +186,10 @@ def make_dispatch(functions):
     The code is generated with the arguments spelled out (``*args`` costs
     numba a tuple per call), and the functions are bound as globals rather
     than closed over, so the kernels calling it stay cacheable on disk.
+    With ``module`` (a name) the code is generated into a module of that
+    name registered in ``sys.modules``: machine code cached from a kernel
+    over user strategies refers to its dispatcher's module by name, and
+    numba imports it when it loads the cache.
     """
     functions = list(functions)
     names = list(inspect.signature(functions[0].py_func).parameters)
@@ -165,7 +202,7 @@ def make_dispatch(functions):
         lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:\n        k = f{i}({args}, par, rng)")
     lines.append(f"    {'else:' if len(functions) > 1 else 'if True:'}\n        k = f{len(functions) - 1}({args}, par, rng)")
     lines += ["    store_seat(rngs, seat, rng)", "    return k"]
-    scope = {f"f{i}": f for i, f in enumerate(functions)}
-    scope.update(load_seat=load_seat, store_seat=store_seat)
+    scope = {} if module is None else vars(sys.modules.setdefault(module, types.ModuleType(module)))
+    scope.update({f"f{i}": f for i, f in enumerate(functions)}, load_seat=load_seat, store_seat=store_seat)
     exec("\n".join(lines), scope)
     return nb.njit(_nrt=False)(scope["dispatch"])  # no reference counting: see simulator.core.kernels.bind

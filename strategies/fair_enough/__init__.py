@@ -1,8 +1,10 @@
 """Fair Enough strategies: ``random`` and three heuristics (see ``heuristics``)."""
 
+import numba as nb
+
 from simulator.fair_enough import engine
 from strategies.fair_enough import heuristics as h
-from strategies.registry import Strategy, StrategySet, make_dispatch
+from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 
 BUILTINS = [
     Strategy("random", h.random, (),
@@ -15,9 +17,13 @@ BUILTINS = [
              "Sold-Out aggressor: hoards Sold Out, strikes piles worth params[0] or more"),
 ]
 
+# the decision signature documented in simulator.fair_enough.layout, with the types the engine passes
+DECISION = Decision(("kind", "opt", "n_options", "obs", "params", "rng"),
+                    (nb.int64, nb.int64[:, ::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
+
 dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fair Enough (user files added to it stay in it)."""
-    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine)
+    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine, DECISION)

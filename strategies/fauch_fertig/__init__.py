@@ -1,8 +1,10 @@
 """Fauch & Fertig strategies: ``random`` and three heuristics (see ``heuristics``)."""
 
+import numba as nb
+
 from simulator.fauch_fertig import engine
 from strategies.fauch_fertig import heuristics as h
-from strategies.registry import Strategy, StrategySet, make_dispatch
+from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal actions, the drawn cards and the pay choice"),
@@ -14,9 +16,13 @@ BUILTINS = [
              "colour specialist: collect the colour held most (weights: colour, eggs, buy at, blind from)"),
 ]
 
+# the decision signature documented in simulator.fauch_fertig.layout, with the types the engine passes
+DECISION = Decision(("kind", "options", "n_options", "obs", "params", "rng"),
+                    (nb.int64, nb.int64[::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
+
 dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fauch & Fertig (user files added to it stay in it)."""
-    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine)
+    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine, DECISION)

@@ -1,8 +1,10 @@
 """Fool! strategies: ``random`` and heuristics (see ``heuristics``)."""
 
+import numba as nb
+
 from simulator.fool import engine
 from strategies.fool import heuristics as h
-from strategies.registry import Strategy, StrategySet, make_dispatch
+from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),
@@ -13,9 +15,13 @@ BUILTINS = [
              "count unseen cards: penalty shed - params[0] x chance befooled - params[1] for a wild"),
 ]
 
+# the decision signature documented in simulator.fool.layout, with the types the engine passes
+DECISION = Decision(("opt_colour", "opt_value", "n_options", "obs", "params", "rng"),
+                    (nb.int64[::1], nb.int64[::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
+
 dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fool! (user files added to it stay in it)."""
-    return StrategySet("fool", list(BUILTINS), dispatch, engine)
+    return StrategySet("fool", list(BUILTINS), dispatch, engine, DECISION)

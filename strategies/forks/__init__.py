@@ -1,8 +1,10 @@
 """Forks strategies: ``random`` and four heuristics (see ``heuristics``)."""
 
+import numba as nb
+
 from simulator.forks import engine
 from strategies.forks import heuristics as h
-from strategies.registry import Strategy, StrategySet, make_dispatch
+from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform: 1 of the 3 dealt cards, then 1 of the 2 passed (merge: any hand card)"),
@@ -13,9 +15,13 @@ BUILTINS = [
     Strategy("hedger", h.hedger, (0.5,), "spread the risk: value on current standings minus params[0] x holding"),
 ]
 
+# the decision signature documented in simulator.forks.layout, with the types the engine passes
+DECISION = Decision(("kind", "opt_dest", "opt_value", "n_options", "obs", "params", "rng"),
+                    (nb.int64, nb.int64[::1], nb.int64[::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
+
 dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 
 def strategy_set():
     """A fresh ``StrategySet`` for Forks (user files added to it stay in it)."""
-    return StrategySet("forks", list(BUILTINS), dispatch, engine)
+    return StrategySet("forks", list(BUILTINS), dispatch, engine, DECISION)

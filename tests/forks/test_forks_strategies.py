@@ -83,6 +83,6 @@ def test_user_strategy_file_runs_without_engine_edits():
 
 def test_user_strategy_returning_an_illegal_index_is_reported(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("def decide(kind, opt_dest, opt_value, n, obs, params, rng):\n    return 7\n")
+    bad.write_text("NAME = 'bad'\n\ndef decide(kind, opt_dest, opt_value, n, obs, params, rng):\n    return 7\n")
     with pytest.raises(Exception, match=r"strategy 'bad' \(seat 0\) made an illegal choice in game 0"):
         api.simulate("forks", players=4, games=100, strategy_files=[bad], strategies=["bad", "random"] * 2)
