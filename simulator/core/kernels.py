@@ -199,4 +199,4 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
     return play_game(arrays, sids, params, seed, game, new_state(arrays, params),  # noqa: F821 (bound)
-                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace, True)
+                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace, True)  # noqa: F821 (bound)

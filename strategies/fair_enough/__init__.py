@@ -5,6 +5,7 @@ import numba as nb
 from simulator.fair_enough import engine
 from strategies.fair_enough import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
+from strategies.search import search_strategy
 
 BUILTINS = [
     Strategy("random", h.random, (),
@@ -15,6 +16,7 @@ BUILTINS = [
              "set builder: researches and places toward its largest kinds (params[0] per card held)"),
     Strategy("aggressor", h.aggressor, (12.0, 8.0),
              "Sold-Out aggressor: hoards Sold Out, strikes piles worth params[0] or more"),
+    search_strategy(h.random),
 ]
 
 # the decision signature documented in simulator.fair_enough.layout, with the types the engine passes

@@ -5,6 +5,7 @@ import numba as nb
 from simulator.fauch_fertig import engine
 from strategies.fauch_fertig import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
+from strategies.search import search_strategy
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal actions, the drawn cards and the pay choice"),
@@ -14,6 +15,7 @@ BUILTINS = [
              "coin-farmer: buy when coins piled on a card pay (weights: coin, eggs, buy at, reserve after paying)"),
     Strategy("specialist", h.specialist, (2.0, 10.0, 1.5, 6.0),
              "colour specialist: collect the colour held most (weights: colour, eggs, buy at, blind from)"),
+    search_strategy(h.random),
 ]
 
 # the decision signature documented in simulator.fauch_fertig.layout, with the types the engine passes
