@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTHON ?= python3
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench notebooks clean
 
 install: $(STAMP)
 
@@ -25,6 +25,17 @@ test: install
 
 bench: install
 	$(VENV)/bin/playtest bench
+
+# Execute every notebook in analyses/notebooks and write it, with its outputs, as HTML to runs/notebooks/.
+NB_OUT := runs/notebooks
+notebooks: install $(VENV)/.notebooks
+	mkdir -p $(NB_OUT)
+	PLAYTEST_NOTEBOOK_OUT=$(CURDIR)/$(NB_OUT)/runs $(VENV)/bin/jupyter nbconvert --to html --execute \
+		--ExecutePreprocessor.timeout=1800 --output-dir $(NB_OUT) analyses/notebooks/*.ipynb
+
+$(VENV)/.notebooks: pyproject.toml
+	$(PY) -m pip install --quiet -e '.[notebooks]'
+	touch $@
 
 clean:
 	rm -rf runs .pytest_cache

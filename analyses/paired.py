@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from analyses.seats import as_polars
+from analyses.frames import as_polars
 
 
 def _paired_p(d):
@@ -40,8 +40,12 @@ def require_rotated(seats):
     return seats
 
 
-PLAYED = ["game", "rotation"]  # one played game
-DEAL = ["game"]                 # one deal, played once per rotation
+DEAL = ["game"]  # one deal, played once per rotation (and, in a tournament, once per lineup)
+
+
+def played(seats):
+    """Columns that identify one played game: (game, rotation), plus ``lineup`` in a tournament."""
+    return (["lineup"] if "lineup" in seats.columns else []) + ["game", "rotation"]
 
 
 def _z(confidence):
@@ -79,7 +83,7 @@ def effects(seats, by="strategy", value="win", confidence=0.95):
     """
     seats = require_rotated(seats)
     z = _z(confidence)
-    games = _cluster_means(seats, by, PLAYED, value)
+    games = _cluster_means(seats, by, played(seats), value)
     table = (games.group_by(by).agg(pl.col("cluster_mean").mean().alias("mean"))
              .join(_half_widths(games, by, z, "independent").rename({"n_independent": "games"}), on=by)
              .join(_half_widths(_cluster_means(seats, by, DEAL, value), by, z, "paired")
@@ -113,7 +117,7 @@ def strategy_differences(seats, value="win", confidence=0.95):
     rows = []
     for a, b in itertools.combinations(names, 2):
         d, half = _difference_half(seats, DEAL, value, a, b, z)
-        d_games, half_games = _difference_half(seats, PLAYED, value, a, b, z)
+        d_games, half_games = _difference_half(seats, played(seats), value, a, b, z)
         diff = float(d.mean())
         rows.append((a, b, len(d_games), len(d), diff, diff - half, diff + half, _paired_p(d), half,
                      half_games))

@@ -1,54 +1,125 @@
-"""Sample-size planning: how many games a question needs.
+"""Sample-size planning from the tests playtest actually runs.
 
-``games_to_detect`` answers "how many games to detect a seat edge of d with
-power 0.8 at alpha 0.05"; ``games_for_half_width`` how many games a run
-needs for seat intervals of a given width.
+``games_for_verdict`` answers "how many games until the verdict says
+*balanced within ±M* with probability 0.8, if the true edges are these";
+``games_for_seat_test`` "how many games until the chi-square test of equal
+shares detects this edge with power 0.8"; ``games_for_half_width`` "how many
+games until every seat's interval is this narrow", from a run's own spread
+(deal-clustered in rotated runs). The tests check each answer by simulation.
 """
 
 import math
 
-from scipy import stats
+import numpy as np
+from scipy import optimize, special, stats
 
-from analyses.seats import as_polars, max_half_width
+from analyses.intervals import wilson
+from analyses.moments import SeatMoments
 
 
-def games_to_detect(edge, players, power=0.8, alpha=0.05):
-    """Games needed to detect that one seat wins ``1/players + edge`` instead of ``1/players``.
+def _edges(players, edges):
+    edges = np.zeros(players) if edges is None else np.asarray(edges, dtype=float) / 100
+    if len(edges) != players:
+        raise ValueError(f"give one edge per seat ({players}), got {len(edges)}")
+    shares = 1.0 / players + edges
+    if not np.isclose(shares.sum(), 1.0) or ((shares <= 0) | (shares >= 1)).any():
+        raise ValueError("the edges must sum to zero and keep every share inside (0, 1)")
+    return edges, shares
 
-    Two-sided one-sample test of a proportion at level ``alpha`` with the
-    normal approximation::
 
-        n = ((z_{1-alpha/2} sqrt(p0 q0) + z_{power} sqrt(p1 q1)) / edge)^2
+def games_for_verdict(margin, players, edges=None, power=0.8, confidence=0.95, sd=None):
+    """Games after which the verdict says "balanced within ±``margin`` points" with probability ``power``.
 
-    with ``p0 = 1/players`` and ``p1 = p0 + edge``. ``edge`` may be negative
-    (a seat that wins less). Returns a whole number of games (rounded up).
+    ``edges`` are the true seat edges in points (default: all seats equal);
+    ``sd`` the standard deviation of one unit's win for each seat (default
+    ``sqrt(p (1 - p))``, a game without ties; ties and rotated deals make it
+    smaller, so the default errs on the safe side). The verdict needs every
+    seat's simultaneous interval ``edge ± c sd / sqrt(n)`` (``c`` the
+    Bonferroni normal quantile) inside the margin; each seat is given a failure
+    chance of ``(1 - power) / players``, so the whole verdict succeeds with at
+    least ``power``. Returns units (games, or deals in a rotated run).
     """
-    p0 = 1.0 / players
-    p1 = p0 + edge
-    if edge == 0 or not 0 < p1 < 1:
-        raise ValueError(f"edge must be non-zero and keep the win share inside (0, 1); got {edge} with "
-                         f"{players} players")
+    if margin <= 0 or not 0 < power < 1:
+        raise ValueError("the margin must be positive and the power strictly between 0 and 1")
+    edges, shares = _edges(players, edges)
+    m = margin / 100
+    if (np.abs(edges) >= m).any():
+        raise ValueError(f"a seat's true edge is at or beyond ±{margin:g} points: no number of games makes "
+                         "the game read as balanced")
+    sd = np.sqrt(shares * (1 - shares)) if sd is None else np.asarray(sd, dtype=float)
+    c = special.ndtri(1 - (1 - confidence) / (2 * players))
+    allowed = (1 - power) / players
+
+    def failure(n, e, s):
+        root = math.sqrt(n) / s
+        return 1 - (special.ndtr((m - e) * root - c) - special.ndtr((-m - e) * root + c)) - allowed
+
+    needed = []
+    for e, s in zip(edges, sd):
+        hi = 16.0
+        while failure(hi, e, s) > 0:
+            hi *= 2
+        needed.append(optimize.brentq(failure, 1.0, hi, args=(e, s)) if failure(1.0, e, s) > 0 else 1.0)
+    return math.ceil(max(needed))
+
+
+def units_to_show_beyond(edge, sd, margin, players, power=0.8, confidence=0.95):
+    """Units after which a seat with true edge ``edge`` (points, beyond ``margin``) and unit spread ``sd``
+    reads "unbalanced" with probability ``power``: its simultaneous interval clears the margin."""
+    gap = (abs(edge) - margin) / 100
+    if gap <= 0:
+        raise ValueError(f"the edge {edge} points is not beyond the margin ±{margin:g}")
+    c = special.ndtri(1 - (1 - confidence) / (2 * players))
+    return math.ceil(((c + special.ndtri(power)) * sd / gap) ** 2)
+
+
+def seat_test_noncentrality(edge, players):
+    """Per-game noncentrality of the chi-square test when seat 0 wins ``edge`` points more than its share
+    and the other seats share the loss equally (Wald form, covariance at the true shares)."""
+    edges = np.full(players, -edge / 100 / (players - 1))
+    edges[0] = edge / 100
+    shares = 1.0 / players + edges
+    cov = (np.diag(shares) - np.outer(shares, shares))[:-1, :-1]
+    return float(edges[:-1] @ np.linalg.solve(cov, edges[:-1]))
+
+
+def games_for_seat_test(edge, players, power=0.8, alpha=0.05):
+    """Games for the chi-square test of equal seat shares to detect a first-seat edge of ``edge`` points
+    with probability ``power`` at level ``alpha`` (noncentral chi-square, ``players - 1`` df)."""
+    if edge == 0 or not 0 < 1 / players + edge / 100 < 1:
+        raise ValueError(f"edge must be non-zero and keep the win share inside (0, 1); got {edge} points "
+                         f"with {players} players")
     if not 0 < alpha < 1 or not 0 < power < 1:
         raise ValueError("alpha and power must lie strictly between 0 and 1")
-    za = stats.norm.ppf(1 - alpha / 2)
-    zb = stats.norm.ppf(power)
-    n = ((za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / edge) ** 2
-    return math.ceil(n - 1e-9)
+    df = players - 1
+    crit = stats.chi2.isf(alpha, df)
+    lam = optimize.brentq(lambda x: stats.ncx2.sf(crit, df, x) - power, 1e-6, 1e4)
+    return math.ceil(lam / seat_test_noncentrality(edge, players))
 
 
-def games_for_half_width(seats, target, confidence=0.95):
-    """Games a run needs in total for every seat's win-share half-width to fall below ``target``.
+def half_widths(moments, confidence=0.95):
+    """Each seat's 95% (``confidence``) half-width of its win share, as the seat table shows it: Wilson
+    for independent games, normal from the spread of the deal averages in a rotated run."""
+    if moments.rotations == 1:
+        lo, hi = wilson(moments.total, moments.n, confidence)
+        return (hi - lo) / 2
+    return special.ndtri(0.5 + confidence / 2) * moments.se
 
-    The widest half-width shrinks as ``1/sqrt(games)``, so the run's own
-    shares give the estimate ``games * (width / target)^2``; ``playtest
-    simulate --until-ci TARGET`` gets there by playing chunks until it holds.
-    Returns the run's game count when the target is already met.
-    """
+
+def max_half_width(moments, confidence=0.95):
+    """The widest seat half-width; infinite with fewer than two units. ``--until-ci`` stops below it."""
+    if moments.n < 2:
+        return float("inf")
+    return float(half_widths(moments, confidence).max())
+
+
+def games_for_half_width(moments: SeatMoments, target, confidence=0.95):
+    """Games a run needs in total for every seat's half-width to fall below ``target`` (a share, 0.005 =
+    ± 0.5 points): the widest half-width shrinks as ``1/sqrt(units)``, so ``units (width/target)^2``
+    units, times the rotations per deal. Smaller than the run when the run already overshoots."""
     if target <= 0:
         raise ValueError(f"target half-width must be positive, got {target}")
-    seats = as_polars(seats)
-    if seats.height == 0:
-        raise ValueError("the run has no games")
-    games = seats.height // seats["seat"].n_unique()  # games played (deals x rotations)
-    width = max_half_width(seats, confidence)
-    return games if width < target else math.ceil(games * (width / target) ** 2)
+    if moments.n < 2:
+        raise ValueError("the run has fewer than two games")
+    width = max_half_width(moments, confidence)
+    return math.ceil(moments.n * (width / target) ** 2) * moments.rotations

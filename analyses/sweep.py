@@ -16,27 +16,40 @@ A grid is a TOML file::
 
 The sweep plays the cartesian product of all candidate lists (a list-valued
 setup key takes a list of lists) and summarises each configuration in one
-row: seat advantage, score spread, game length and tie rate. ``search``
-finds the configuration with the smallest largest seat edge by successive
-halving: all configurations play ``games`` games, the better half plays
-twice as many, and so on until one is left.
+row: the verdict at the margin, seat advantage, score spread, game length and
+tie rate, each with its interval.
+
+``search`` looks for the configuration with the smallest largest seat edge
+without reporting the games that chose it (``race``): every configuration
+plays ``games`` games; a configuration is eliminated once its largest edge is
+surely (simultaneous intervals, Bonferroni over the configurations still in
+the race) bigger than some other's; the survivors play twice as many games,
+and so on. The survivors (and, when one is left, the best runners-up) are
+then re-played on a fresh seed (``CONFIRM_SEED_OFFSET``) and the best and
+runners-up are reported from those confirmation games only, each with a
+simultaneous interval for its largest edge, saying which configurations
+cannot be told apart from the best.
 """
 
 import itertools
 import json
-import math
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analyses import feel
 from analyses.runs import open_run
-from analyses.seats import equal_share_test, largest_edge, max_half_width, seat_advantage
+from analyses.moments import seat_moments
+from analyses.verdict import DEFAULT_MARGIN, decide, lineup, points, simultaneous_edges
 
 MANIFEST = "sweep.json"
 SUMMARY = "summary.csv"
 RUN_KEYS = ("players", "games", "seed", "strategies", "variant")
+CONFIRM_SEED_OFFSET = 1_000_003  # the confirmation games use seed + this: deals the race never saw
+MAX_STAGES = 4                   # race stages before confirming whatever is left
+CONFIRMED = 3                    # at least this many configurations (when there are) are confirmed
 
 
 class GridError(ValueError):
@@ -98,85 +111,162 @@ def configurations(axes):
         yield dict(zip(labels, combo)), setup, params
 
 
-def summarise(seats):
-    """The balance of one configuration as a dict: seat advantage, spread, length, ties."""
-    table = seat_advantage(seats)
-    first = table.row(0, named=True)
-    edges = (table["win_share"] - table["expected_share"]).abs()
-    games = feel.per_game(seats)
-    return {
-        "games": games.height,
-        "first_seat_share": first["win_share"],
-        "first_seat_edge": first["win_share"] - first["expected_share"],
-        "max_edge": largest_edge(table),
-        "worst_seat": int(table["seat"][int(edges.arg_max())]),
-        "half_width": max_half_width(seats),
-        "equal_share_p": equal_share_test(seats)[2],
-        "mean_spread": float(games["spread"].mean()),
-        "mean_rounds": float(games["rounds"].mean()),
-        "tie_rate": float(games["tied"].mean()),
-        "mean_margin": float(games["margin"].mean()),
-    }
+def summarise(seats, margin=DEFAULT_MARGIN):
+    """The balance of one configuration as a dict: the verdict at ``margin`` points, seat edges (shares),
+    the largest edge with its simultaneous interval, and the game-feel figures with their intervals."""
+    moments = seat_moments(seats)
+    names, subject = lineup(seats)
+    verdict = decide(moments, margin, 0.95, names, subject)
+    row = {"games": verdict.games, "unfinished": verdict.unfinished, "verdict": verdict.kind}
+    if verdict.largest is None:
+        return row
+    first = verdict.edges[0]
+    estimate, low, high = largest_edge_interval(moments)
+    row.update({
+        "first_seat_share": first.share / 100,
+        "first_seat_edge": first.edge / 100,
+        "max_edge": float(estimate),
+        "max_edge_lo": float(low),
+        "max_edge_hi": float(high),
+        "worst_seat": int(np.abs(moments.mean - 1 / moments.players).argmax()),
+        "equal_share_p": verdict.seat_test.p,
+    })
+    row.update(feel.summary_columns(seats))
+    return row
+
+
+
 
 
 def _label_value(value):
     return json.dumps(value) if isinstance(value, list) else value
 
 
-def _play(simulate, game, options, configs, out, games, tag, force, unplayable):
-    """Play the listed configurations with ``games`` games each; return their summary rows.
+def largest_edge_interval(moments, confidence=0.95):
+    """``(estimate, low, high)`` of the largest absolute seat edge (shares) from simultaneous seat intervals.
 
-    A configuration whose ``simulate`` raises one of ``unplayable`` gets a row
-    with the reason in ``unplayable`` and no numbers.
+    When every seat's interval holds, the largest edge is at least the
+    farthest any interval stays from zero and at most the farthest any
+    interval reaches, so the interval has at least ``confidence``. Works on
+    batched moments.
     """
-    rows = []
-    for index, (values, setup, params) in configs:
-        run_dir = out / "runs" / f"c{index:03d}{tag}"
-        row = {"config": index, **{k: _label_value(v) for k, v in values.items()}}
+    edge, lo, hi = simultaneous_edges(moments, confidence)
+    low = np.maximum(np.maximum(lo, -hi), 0).max(axis=-1)
+    high = np.maximum(np.abs(lo), np.abs(hi)).max(axis=-1)
+    return np.abs(edge).max(axis=-1), low, high
+
+
+def race(play, configs, games, confidence=0.95, max_stages=MAX_STAGES, confirmed=CONFIRMED):
+    """Selection-safe search for the configuration with the smallest largest seat edge.
+
+    ``play(config, games, phase)`` returns the ``SeatMoments`` of that many
+    games of ``config`` (None when it cannot be played); ``phase`` is the race
+    stage (0, 1, ...; ``games`` doubles every stage) or "confirm", which must
+    use deals the race never saw and plays as many games as the last stage.
+    Returns ``(stages, confirmation, pick)``: per stage a dict config ->
+    (moments, estimate, low, high), the same for the confirmation games, and
+    the pick: the survivor with the smallest estimate in the race's last
+    stage. The pick is made before the confirmation games are played, so
+    their figures for it carry no selection bias.
+    """
+    alive = list(configs)
+    stages = []
+    for stage in range(max_stages):
+        games *= 2 if stage else 1
+        played = {c: m for c in alive if (m := play(c, games, stage)) is not None}
+        if not played:
+            return stages, {}, None
+        level = 1 - (1 - confidence) / len(played)
+        stats = {c: (m, *largest_edge_interval(m, level)) for c, m in played.items()}
+        stages.append(stats)
+        best_high = min(v[3] for v in stats.values())
+        alive = [c for c in played if stats[c][2] <= best_high]
+        if len(alive) <= 1:
+            break
+    ranked = sorted(stages[-1], key=lambda c: stages[-1][c][1])
+    pick = min(alive, key=lambda c: stages[-1][c][1])
+    chosen = [pick] + [c for c in ranked if c != pick][:max(0, confirmed - 1, len(alive) - 1)]
+    confirm = {}
+    for c in chosen:
+        m = play(c, games, "confirm")
+        if m is not None:
+            confirm[c] = (m, *largest_edge_interval(m, confidence))
+    return stages, confirm, pick
+
+
+def _row(index, values):
+    return {"config": index, **{k: json.dumps(v) if isinstance(v, list) else v for k, v in values.items()}}
+
+
+class _Player:
+    """Plays configurations with ``playtest.api.simulate`` into ``out``/runs and keeps their summary rows."""
+
+    def __init__(self, simulate, game, options, configs, out, force, unplayable, margin):
+        self.simulate, self.game, self.options, self.out = simulate, game, options, out
+        self.configs = dict(configs)
+        self.force, self.unplayable, self.margin = force, unplayable, margin
+        self.rows = []
+
+    def __call__(self, index, games, phase=""):
+        values, setup, params = self.configs[index]
+        tag = "" if phase == "" else ("-confirm" if phase == "confirm" else f"-s{phase}")
+        run_dir = self.out / "runs" / f"c{index:03d}{tag}"
+        seed = int(self.options.get("seed", 0)) + (CONFIRM_SEED_OFFSET if phase == "confirm" else 0)
+        row = {**_row(index, values), "phase": "confirm" if phase == "confirm" else ("race" if phase != "" else
+                                                                                      "grid")}
+        if phase not in ("", "confirm"):
+            row["stage"] = phase
         try:
-            simulate(game, **{**options, "games": games}, setup=setup, params=params or None, out=run_dir,
-                     force=force)
-        except unplayable as exc:
-            rows.append({**row, "unplayable": str(exc)})
-            continue
-        rows.append({**row, **summarise(open_run(run_dir).seats), "run": str(run_dir.relative_to(out)),
-                     "unplayable": None})
-    return rows
+            self.simulate(self.game, **{**self.options, "games": games, "seed": seed}, setup=setup,
+                          params=params or None, out=run_dir, force=self.force)
+        except self.unplayable as exc:
+            self.rows.append({**row, "unplayable": str(exc)})
+            return None
+        seats = open_run(run_dir).seats
+        self.rows.append({**row, **summarise(seats, self.margin), "run": str(run_dir.relative_to(self.out)),
+                          "unplayable": None})
+        return seat_moments(seats)
 
 
-def sweep(simulate, game, grid, out, search=False, force=False, unplayable=()):
+def _mark_confirmation(summary, confirm, best):
+    """Add ``best`` (the race's pick) and ``cannot_tell_apart`` (its confirmed interval for the largest
+    edge reaches below the pick's upper bound) to the confirmation rows."""
+    if best not in confirm:
+        return summary
+    ceiling = confirm[best][3]
+    rows = pl.DataFrame({"config": list(confirm), "phase": ["confirm"] * len(confirm),
+                         "best": [c == best for c in confirm],
+                         "cannot_tell_apart": [bool(confirm[c][2] <= ceiling) for c in confirm]})
+    return summary.join(rows, on=["config", "phase"], how="left")
+
+
+def sweep(simulate, game, grid, out, search=False, force=False, unplayable=(), margin=DEFAULT_MARGIN):
     """Play a grid with ``simulate`` (``playtest.api.simulate``) into ``out``; return the summary frame.
 
-    Without ``search``: one row per configuration. With ``search``: the
-    successive-halving race, one row per configuration and stage (column
-    ``stage``); the last row is the winner. ``out`` receives sweep.json,
-    summary.csv and runs/.
+    Without ``search``: one row per configuration (``phase`` "grid"). With
+    ``search``: the race (``phase`` "race", column ``stage``) and the
+    confirmation games (``phase`` "confirm", columns ``best`` and
+    ``cannot_tell_apart``). Verdicts at ``margin`` points. ``out`` receives
+    sweep.json, summary.csv and runs/.
     """
     options, axes = read_grid(grid)
     options.setdefault("games", 2000)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     configs = list(enumerate(configurations(axes)))
+    player = _Player(simulate, game, options, configs, out, force, unplayable, margin)
     games = int(options["games"])
+    confirm, pick = {}, None
     if not search:
-        summary = pl.DataFrame(_play(simulate, game, options, configs, out, games, "", force, unplayable), infer_schema_length=None)
+        for index, _ in configs:
+            player(index, games)
     else:
-        stages = []
-        stage = 0
-        while True:
-            rows = _play(simulate, game, options, configs, out, games, f"-s{stage}", force, unplayable)
-            stages.append(pl.DataFrame(rows, infer_schema_length=None).with_columns(pl.lit(stage).alias("stage")))
-            played = sorted((r for r in rows if r["unplayable"] is None), key=lambda r: r["max_edge"])
-            if len(played) <= 1:
-                break
-            keep = {r["config"] for r in played[:math.ceil(len(played) / 2)]}
-            configs = [c for c in configs if c[0] in keep]
-            games *= 2
-            stage += 1
-        summary = pl.concat(stages, how="diagonal_relaxed")
+        _, confirm, pick = race(player, [index for index, _ in configs], games)
+    summary = _mark_confirmation(pl.DataFrame(player.rows, infer_schema_length=None), confirm, pick)
     summary.write_csv(out / SUMMARY)
     (out / MANIFEST).write_text(json.dumps({
-        "game": game, "mode": "search" if search else "grid", "options": options,
+        "game": game, "mode": "search" if search else "grid", "options": options, "margin": margin,
+        "confirm_seed": int(options.get("seed", 0)) + CONFIRM_SEED_OFFSET if search else None,
         "axes": [{"label": label, "values": values} for label, values in axes],
     }, indent=2) + "\n")
     return summary
@@ -193,10 +283,46 @@ def load(path):
 
 
 def best(summary):
-    """The row (a dict) with the smallest largest seat edge, among the last stage when searching."""
+    """The best configuration's row (a dict): after a search the race's pick, with its confirmation
+    figures; in a plain grid the smallest largest seat edge (picked and measured on the same games)."""
     summary = summary.filter(pl.col("unplayable").is_null())
-    if summary.height == 0:
+    if "best" in summary.columns and summary["best"].any():
+        return summary.filter(pl.col("best")).row(0, named=True)
+    if summary.height == 0 or "max_edge" not in summary.columns:
         raise GridError("grid: no configuration of the grid could be played")
-    if "stage" in summary.columns:
-        summary = summary.filter(pl.col("stage") == summary["stage"].max())
     return summary.sort("max_edge").row(0, named=True)
+
+
+def _edge_text(row):
+    return (f"largest seat edge {100 * row['max_edge']:.2f} points ({100 * row['max_edge_lo']:.2f} to "
+            f"{100 * row['max_edge_hi']:.2f}, simultaneous 95%) over {row['games']:,} games")
+
+
+def best_lines(summary, axes, margin=DEFAULT_MARGIN):
+    """What a sweep concludes, in words: the best configuration with its interval and verdict; after a
+    search, from the confirmation games, with the runners-up and which cannot be told apart from it."""
+    row = best(summary)
+    name = ", ".join(f"{a} = {row[a]}" for a in axes)
+    confirmed = sweep_is_search(summary)
+    lines = [f"best: {name} ({_edge_text(row)}; {row['verdict']} at ±{points(margin)} points)"]
+    if not confirmed:
+        lines.append("  picked and measured on the same games, so its edge is likely larger on fresh games; "
+                     "--search confirms the pick on fresh deals")
+        return lines
+    lines[0] += " — figures from confirmation games on a fresh seed"
+    for r in standing(summary).filter(~pl.col("best")).iter_rows(named=True):
+        tell = "cannot be told apart from the best" if r["cannot_tell_apart"] else "worse than the best"
+        lines.append(f"  runner-up: {', '.join(f'{a} = {r[a]}' for a in axes)} ({_edge_text(r)}): {tell}")
+    return lines
+
+
+def sweep_is_search(summary):
+    return "best" in summary.columns and bool(summary["best"].any())
+
+
+def standing(summary):
+    """The confirmation rows of a search, the pick first, then by largest edge (empty for a plain grid)."""
+    if "best" not in summary.columns:
+        return summary.clear()
+    return (summary.filter((pl.col("phase") == "confirm") & pl.col("unplayable").is_null())
+            .sort(pl.col("best").not_(), "max_edge"))

@@ -20,7 +20,7 @@ from scipy import stats
 
 from analyses import paired
 from analyses.runs import open_run
-from analyses.seats import as_polars
+from analyses.frames import as_polars
 
 ELO = 400 / np.log(10)  # Elo points per unit of log-strength
 MANIFEST = "tournament.json"

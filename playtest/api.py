@@ -12,10 +12,13 @@ from pathlib import Path
 
 import polars as pl
 
+import numba
+import numpy as np
+
 import playtest
 from simulator import games as game_registry
-from simulator.core import output
-from simulator.core.batch import LocalChunks, RunError, RunSpec, run_batch, trace_one
+from simulator.core import output, worker
+from simulator.core.batch import MAX_SEED, LocalChunks, RunError, RunSpec, check_size, chunk_bounds, run_batch, trace_one
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
 
@@ -47,7 +50,13 @@ def load_run(path):
 
 def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), variant="standard", setup=None,
             params=None, strategy_files=(), chunk_size=100_000, rotate_seats=False):
-    """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written."""
+    """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written.
+
+    The size of the run (games, chunk size, memory, disk) is checked by
+    ``simulator.core.batch.check_size``, which needs the output directory.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise RunError(f"the seed must be a whole number from 0 to 2**63-1 ({MAX_SEED}), got {seed!r}")
     g = game_registry.get(game)
     players = g.default_players if players is None else players
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
@@ -56,12 +65,9 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     for f in strategy_files:
         sset.add_file(f)
     sids, matrix, names = sset.seats(list(strategies), players, params)
-    if games < 1:
-        raise RunError(f"the number of games must be at least 1, got {games}")
-    if chunk_size < 1:
-        raise RunError(f"the chunk size must be at least 1, got {chunk_size}")
-    spec = RunSpec(g, config, names, sids, matrix, seed, games, chunk_size, rotate_seats,
-                   [str(Path(f).resolve()) for f in strategy_files])
+    files = [Path(f).resolve() for f in strategy_files]
+    spec = RunSpec(g, config, names, sids, matrix, int(seed), games, chunk_size, rotate_seats,
+                   [str(f) for f in files], [output.checksum(f.read_bytes()) for f in files])
     return spec, sset
 
 
@@ -89,7 +95,9 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     maps a strategy name to its parameter vector; ``out`` a run directory
     (None keeps the rows in memory). With ``until_ci`` the run stops after
     the first chunk at which every seat's 95% win-share interval has a
-    half-width below ``until_ci`` (``games`` is then the ceiling).
+    half-width below ``until_ci`` (``games`` is then the ceiling); the
+    intervals are deal-clustered in a rotated run and count the chunks already
+    on disk when resuming.
     ``backend="dask"`` plays the chunks on a Dask cluster: the scheduler at
     ``scheduler`` ("tcp://host:port") or a local cluster of ``workers``
     processes (see docs/cluster.md); the rows are the same as locally.
@@ -100,21 +108,17 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
         raise RunError("--scheduler and --workers need --backend dask")
     if backend == "dask" and until_ci is not None:
         raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
+    cores = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or not 1 <= threads <= cores):
+        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
+    check_size(spec, out)  # before the kernels are compiled
     stop = None
     if until_ci is not None:
-        from analyses.seats import max_half_width_of_counts
-
-        totals = {}
-
-        def stop(frame):
-            for seat, wins, n in frame.group_by("seat").agg(pl.col("win").sum(), pl.len()).iter_rows():
-                w, m = totals.get(seat, (0.0, 0))
-                totals[seat] = (w + wins, m + n)
-            return max_half_width_of_counts(totals.values()) < until_ci
-
+        stop = _until_ci_stop(until_ci, out if resume and out is not None else None)
     if backend == "dask":
         from playtest.dask_backend import DaskChunks
 
@@ -129,22 +133,116 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     return Run(Path(out) if out is not None else None, manifest, frame)
 
 
+def verdict(run, margin=1.0, confidence=0.95):
+    """The balance ``analyses.verdict.Verdict`` of a ``Run`` or run directory at ``margin`` percentage points
+    (``.sentence()``, ``.to_dict()``)."""
+    from analyses.verdict import seat_verdict
+
+    run = run if isinstance(run, Run) else load_run(run)
+    return seat_verdict(run.scan(), margin, confidence, manifest=run.manifest)
+
+
+def compare(run_a, run_b, margin=1.0, confidence=0.95):
+    """``analyses.compare.Comparison`` of design B against design A (``Run``s or run directories):
+    per-seat changes, the change in the largest seat edge and in game feel, paired when both used the same
+    seed."""
+    from analyses.compare import compare as compare_runs
+
+    a, b = (r if isinstance(r, Run) else load_run(r) for r in (run_a, run_b))
+    return compare_runs(a.scan(), b.scan(), a.manifest, b.manifest, margin, confidence)
+
+
+def _until_ci_stop(target, resumed=None):
+    """The ``stop`` callback of ``--until-ci``: running seat moments over every chunk (also the chunks of
+    the ``resumed`` run directory), True once every seat's 95% half-width is below ``target``."""
+    from analyses.moments import seat_moments
+    from analyses.planning import max_half_width
+
+    parts = sorted((Path(resumed) / output.SEATS_DIR).glob("part-*.parquet")) if resumed is not None else []
+    totals = [seat_moments(pl.scan_parquet(parts)) if parts else None]
+
+    def stop(frame):
+        chunk = seat_moments(frame)
+        totals[0] = chunk if totals[0] is None else totals[0] + chunk
+        return max_half_width(totals[0]) < target
+
+    return stop
+
+
 def trace(game, *, seed, game_index, rotation=None, **options):
     """Play game ``game_index`` of the run ``(game, seed, options)`` alone.
 
     Returns ``(spec, trace, scores, seat_stats, game_stats)``; it is the same
     game as that row of the batch.
     """
+    if isinstance(game_index, bool) or not isinstance(game_index, int) or not 0 <= game_index <= MAX_SEED - 1:
+        raise RunError(f"the game index must be a whole number from 0 to 2**63-2, got {game_index!r}")
     spec, sset = prepare(game, seed=seed, games=game_index + 1, **options)
+    return traced(spec, sset, game_index, rotation)
+
+
+def traced(spec, sset, game_index, rotation):
+    """``trace``'s result for a prepared run; the rotation must be one the run has."""
+    players = spec.config.players
+    if spec.rotate_seats and not (isinstance(rotation, int) and 0 <= rotation < players):
+        raise RunError(f"this run rotates seats: give --rotation from 0 to {players - 1}")
+    if not spec.rotate_seats and rotation is not None:
+        raise RunError("--rotation needs a run with rotated seats (--rotate-seats)")
     _, trace_game = sset.kernels()
-    return (spec, *trace_one(spec, trace_game, game_index, rotation))
+    return (spec, *worker.call(trace_one, spec, trace_game, game_index, rotation))
 
 
 def replay(game, *, seed, game_index, rotation=None, **options):
     """The lines telling game ``game_index`` of a run move by move (checked by the reference engine)."""
-    spec, tr, scores, _, _ = trace(game, seed=seed, game_index=game_index, rotation=rotation, **options)
+    return narrated(trace(game, seed=seed, game_index=game_index, rotation=rotation, **options), game_index)
+
+
+def narrated(traced_game, game_index):
+    spec, tr, scores, _, _ = traced_game
     lines = spec.game.narrate(spec.config, tr, spec.strategies)
-    return [f"game {game_index} of seed {seed}"] + lines + [f"scores: {', '.join(map(str, scores.tolist()))}"]
+    return [f"game {game_index} of seed {spec.seed}"] + lines + [f"scores: {', '.join(map(str, scores.tolist()))}"]
+
+
+def replay_run(path, *, game_index, rotation=None):
+    """``replay`` of game ``game_index`` of the run in directory ``path``, every option read from its manifest.
+
+    Refuses an index that is not in the run (beyond its games, or in a chunk
+    that was never written) and a run whose strategy file is gone or has
+    changed since (its checksum differs from the manifest's).
+    """
+    path = Path(path)
+    m = load_run(path).manifest
+    try:
+        files, checksums = list(m["strategy_files"]), list(m.get("strategy_checksums", []))
+        games, chunk_size = int(m["games"]), int(m["chunk_size"])
+        options = dict(players=m["players"], seed=m["seed"], strategies=m["strategies"], variant=m["variant"],
+                       setup=m["setup"], strategy_files=files, rotate_seats=bool(m["rotate_seats"]))
+        params = np.array(m["strategy_params"], dtype=np.float64)
+        game = m["game"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunError(f"the manifest of {path} is damaged or from an older playtest ({exc}); "
+                       f"replay with the options of the run instead") from None
+    if len(checksums) != len(files):
+        raise RunError(f"the manifest of {path} records no checksum of its strategy files, so playtest cannot "
+                       f"check they are unchanged; replay with the options of the run instead")
+    for f, digest in zip(files, checksums):
+        if not Path(f).is_file():
+            raise RunError(f"the run's strategy file {f} no longer exists")
+        if output.checksum(Path(f).read_bytes()) != digest:
+            raise RunError(f"the run's strategy file {f} has changed since the run, so its games cannot be "
+                           f"replayed; restore the file or play the run again")
+    if isinstance(game_index, bool) or not isinstance(game_index, int) or not 0 <= game_index < games:
+        raise RunError(f"game {game_index} is not in the run {path}: it has games 0 to {games - 1}")
+    spec, sset = prepare(game, games=games, chunk_size=chunk_size, **options)
+    chunk = game_index // chunk_size
+    if str(chunk) not in m.get("chunk_files", {}):
+        first, count = chunk_bounds(spec, chunk)
+        raise RunError(f"game {game_index} is not in the run {path}: its chunk (games {first} to "
+                       f"{first + count - 1}) was not written")
+    if params.ndim != 2 or params.shape[0] != spec.config.players:
+        raise RunError(f"the manifest of {path} is damaged: strategy_params is not one vector per seat")
+    spec.params = params  # the vectors the run played, whatever their length
+    return narrated(traced(spec, sset, game_index, rotation), game_index)
 
 
 def scenario(path):

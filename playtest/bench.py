@@ -8,11 +8,19 @@ For each game at its benchmark configuration (``random`` in every seat):
   thread) / reference, both on one core;
 * wall time of ``playtest simulate GAME --games 1000`` in a fresh process,
   cold (empty numba cache) and warm (cache filled by the cold run), and that
-  process's peak resident memory.
+  process's peak resident memory;
+* end to end: games/s of the chunk loop of ``playtest simulate GAME --games
+  N --out DIR`` (play and write, after start-up; ``N`` = 10M for Forks, 2M
+  otherwise), its ratio to the kernel alone on all threads (measured in the
+  same run, so a loaded machine slows both) and the peak resident memory;
+* for the first game, the parquet encodings considered for chunk files:
+  seconds to encode one chunk and bytes per game.
 
 The table is printed and written to ``bench/results.md`` with the machine.
 """
 
+import io
+import json
 import os
 import platform
 import subprocess
@@ -26,8 +34,18 @@ import numpy as np
 
 from playtest import api
 from simulator import games as game_registry
+from simulator.core import output
+from simulator.core.batch import play_chunk
 
 MIN_SECONDS = 1.0  # time each measurement for at least this long
+END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
+ENCODINGS = {  # candidates for the chunk files; output.PARQUET_OPTIONS is the one chosen
+    "zstd 3, all statistics (before)": {"compression": "zstd", "statistics": True},
+    "zstd 1, min/max statistics (chosen)": output.PARQUET_OPTIONS,
+    "lz4, min/max statistics": {**output.PARQUET_OPTIONS, "compression": "lz4", "compression_level": None},
+    "snappy, min/max statistics": {**output.PARQUET_OPTIONS, "compression": "snappy", "compression_level": None},
+    "uncompressed, no statistics": {"compression": "uncompressed", "statistics": False},
+}
 
 
 def kernel_rate(spec, run_chunk, games, threads):
@@ -56,12 +74,12 @@ def reference_rate(spec):
     return played / (time.perf_counter() - started)
 
 
-def start_time(game, cache_dir):
-    """Wall seconds and peak RSS (MB) of `playtest simulate GAME --games 1000` in a new process."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+def simulate_process(game, games, cache_dir=None):
+    """``(wall seconds, peak RSS in MB, manifest)`` of `playtest simulate GAME --games N --out DIR` in a new process."""
+    env = dict(os.environ, **({"NUMBA_CACHE_DIR": str(cache_dir)} if cache_dir else {}))
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "playtest", "simulate", game, "--games", "1000",
+        child = subprocess.Popen([sys.executable, "-m", "playtest", "simulate", game, "--games", str(games),
                                   "--out", str(Path(tmp) / "run")], env=env, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
         _, status, usage = os.wait4(child.pid, 0)
@@ -69,7 +87,35 @@ def start_time(game, cache_dir):
         if os.waitstatus_to_exitcode(status) != 0:
             raise RuntimeError(f"playtest simulate {game} failed: {child.stderr.read().decode()}")
         child.stderr.close()
-    return wall, usage.ru_maxrss / 1024
+        manifest = json.loads((Path(tmp) / "run" / output.MANIFEST).read_text())
+    return wall, usage.ru_maxrss / 1024, manifest
+
+
+def start_time(game, cache_dir):
+    """Wall seconds and peak RSS (MB) of `playtest simulate GAME --games 1000` in a new process."""
+    wall, rss, _ = simulate_process(game, 1000, cache_dir)
+    return wall, rss
+
+
+def end_to_end(game, games):
+    """Games/s of the chunk loop (play and write) of `playtest simulate GAME --games N --out DIR`, and peak RSS."""
+    _, rss, manifest = simulate_process(game, games)
+    return manifest["games_per_second"], rss
+
+
+def encoding_rates(spec, run_chunk, games):
+    """``[(encoding, seconds to encode one chunk of games, bytes per game)]`` for ``ENCODINGS`` (best of 3)."""
+    frame = play_chunk(spec, run_chunk, 0, games)
+    rows = []
+    for name, options in ENCODINGS.items():
+        best, size = float("inf"), 0
+        for _ in range(3):
+            buffer = io.BytesIO()
+            t = time.perf_counter()
+            frame.write_parquet(buffer, **options)
+            best, size = min(best, time.perf_counter() - t), buffer.tell()
+        rows.append((name, best, size / games))
+    return rows
 
 
 def machine():
@@ -78,8 +124,12 @@ def machine():
 
 
 def run_benchmarks(games=None, out="bench/results.md", echo=print):
-    """Measure every game and write the markdown table to ``out``."""
-    rows = []
+    """Measure every game and write the markdown tables to ``out``.
+
+    ``games`` replaces the games per kernel measurement (and, times ten, the
+    games of the end-to-end runs).
+    """
+    rows, encodings = [], []
     threads = numba.config.NUMBA_NUM_THREADS
     with tempfile.TemporaryDirectory() as cold_cache:
         for name in game_registry.names():
@@ -92,17 +142,32 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             ref = reference_rate(spec) if g.play_reference else float("nan")
             cold, _ = start_time(name, cold_cache)
             warm, rss = start_time(name, cold_cache)
-            rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss))
+            e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
+            e2e, e2e_rss = end_to_end(name, e2e_games)
+            rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss,
+                         e2e_games, e2e, e2e / many, e2e_rss))
             echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
-                 f"ratio {one / ref:,.0f}x, start cold {cold:.1f}s warm {warm:.1f}s")
+                 f"ratio {one / ref:,.0f}x, start cold {cold:.1f}s warm {warm:.1f}s, end to end {e2e:,.0f} "
+                 f"games/s ({e2e / many:.2f}x the kernel)")
+            if not encodings:
+                encodings = encoding_rates(spec, run_chunk, 100_000)
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(f"| {r[0]} | {r[1]} | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {100 * r[4]:.0f}% | {r[5]:,.0f}/s | "
                    f"{r[6]:,.0f}x | {r[7]:.1f} s | {r[8]:.1f} s | {r[9]:.0f} MB |\n" for r in rows)
+    e2e_header = ("| game | games written | end to end | kernel alone, all threads | end to end / kernel | "
+                  "peak RSS |\n|---|---|---|---|---|---|\n")
+    e2e_body = "".join(f"| {r[0]} | {r[10]:,} | {r[11]:,.0f}/s | {r[3]:,.0f}/s | {r[12]:.2f}x | {r[13]:.0f} MB |\n"
+                       for r in rows)
+    enc_body = "".join(f"| {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n" for name, sec, size in encodings)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
-            f"(cold: empty numba cache).\n\n{header}{body}")
+            f"(cold: empty numba cache).\n\n{header}{body}\n"
+            f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
+            f"and write, after start-up), beside the kernel alone measured in the same run.\n\n{e2e_header}{e2e_body}\n"
+            f"## Chunk encodings ({rows[0][0]}, one chunk of 100,000 games)\n\n| encoding | encode time | "
+            f"bytes per game |\n|---|---|---|\n{enc_body}")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text)
     echo(f"\nwritten to {out}")

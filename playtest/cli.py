@@ -1,12 +1,16 @@
 """The ``playtest`` command line: a thin layer over ``playtest.api``.
 
 Bad input (unknown game or strategy, a player count with no setup row, an
-unreadable or unplayable setup table, an existing output directory) prints
-one line starting with ``error:`` and exits with code 2; nothing is written.
+unreadable or unplayable setup table, an existing output directory, an
+option out of range) prints one line starting with ``error:`` and exits with
+code 2; nothing is written. Ctrl-C and SIGTERM end any command with exit
+code 130 (see ``interrupted``).
 """
 
 import importlib
 import json
+import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -16,7 +20,8 @@ import click
 
 from playtest import api
 from simulator import games as game_registry
-from simulator.core.batch import RunError
+from simulator.core import worker
+from simulator.core.batch import MAX_SEED, RunError
 from simulator.core.setup import SetupError, read_toml
 from strategies.registry import StrategyError
 
@@ -31,9 +36,9 @@ class PlaytestGroup(click.Group):
     """
 
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
-            "tournament": "playtest.cli_analysis:tournament", "unfair": "playtest.cli_unfair:unfair",
-            "tune": "playtest.cli_skill:tune", "ladder": "playtest.cli_skill:ladder",
-            "restrict": "playtest.cli_skill:restrict"}
+            "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
+            "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
+            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -45,6 +50,7 @@ class PlaytestGroup(click.Group):
         return super().get_command(ctx, name)
 
     def invoke(self, ctx):
+        signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
@@ -52,6 +58,11 @@ class PlaytestGroup(click.Group):
             if ctx.meta.get(VERBOSE) and getattr(exc, "detail", None):
                 click.echo(exc.detail.rstrip(), err=True)
             ctx.exit(2)
+        except click.UsageError as exc:  # an option out of range, a missing argument: one line too
+            click.echo(f"error: {exc.format_message()}", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            interrupted("interrupted")
 
 
 VERBOSE = "playtest.verbose"
@@ -86,13 +97,15 @@ def run_options(f):
     """Options that define which games are played (shared by simulate and replay)."""
     options = [
         click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count]."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Run seed; game i of a seed is always the same game."),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+                     help="Run seed (0 to 2**63-1); game i of a seed is always the same game."),
         click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                      help="Strategy name; once for every seat, or once per seat in seat order."),
         click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
                      help="A Python file defining your own strategy (see README); its NAME can then be used with --strategy."),
         click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
-                     help="Replace the parameter vector of a strategy, e.g. --param leader=3,2,1,-1,-2."),
+                     help="Replace the parameter vector of a seated strategy (as many values as its default), "
+                          "e.g. --param hedger=0.8."),
         click.option("--variant", default="standard", show_default=True, help="Rules variant (see `playtest games`)."),
         click.option("--setup", type=click.Path(dir_okay=False), default=None,
                      help="TOML file whose keys replace parts of the game's setup table (see `playtest setup GAME`)."),
@@ -101,6 +114,9 @@ def run_options(f):
     for option in reversed(options):
         f = option(f)
     return verbose_option(f)
+
+
+RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params", "variant", "setup", "rotate_seats")
 
 
 def parse_params(items):
@@ -147,7 +163,7 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
               help="Run directory to write (seats/*.parquet + manifest.json).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Threads [default: all cores].")
+@click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -157,17 +173,23 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Start a local Dask cluster of this many worker processes (with --backend dask).")
-@click.option("--json", "as_json", is_flag=True, help="Print the seat table as JSON.")
+@click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points of win share.")
+@click.option("--feel", is_flag=True, help="Also print the game-feel figures (length, spread, margin, ties) with "
+                                         "95% intervals (holds one row per game in memory).")
+@click.option("--json", "as_json", is_flag=True, help="Print the seat table and the verdict as JSON.")
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
-             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, as_json):
-    """Play many games of GAME and print the seat table.
+             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, feel, as_json):
+    """Play many games of GAME and print the seat table and the balance verdict.
 
-    Prints win share per seat with 95% Wilson intervals, mean score, and a
-    chi-square test of equal seat win rates.
+    Prints win share per seat with its 95% interval, each seat's edge with a
+    simultaneous 95% interval, the verdict at --margin (balanced, unbalanced or
+    inconclusive, with the games that would settle it) and, as a secondary
+    line, the chi-square test of equal shares. With --rotate-seats the deal is
+    the unit of every interval and the strategies are compared on the same deals.
     """
-    from analyses.seats import describe, equal_share_test, seat_advantage
+    from analyses.seat_summary import seat_summary
 
-    signal.signal(signal.SIGTERM, _raise_interrupt)
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
@@ -176,62 +198,94 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
                                threads=threads, force=force, resume=resume, until_ci=until_ci, on_progress=advance,
                                backend=backend, scheduler=scheduler, workers=workers, **args)
         except KeyboardInterrupt:
-            click.echo(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
-                       f"to finish" if out else "\ninterrupted", err=True)
-            sys.exit(130)
-        seats = run.scan()
-        table = seat_advantage(seats)
-        chi2, dof, p = equal_share_test(seats)
-    m = run.manifest
+            interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
+                        f"to finish" if out else "\ninterrupted", scratch)
+        if run.manifest.get("replayed_chunks"):
+            click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
+                       f"manifest (damaged, replaced or unrecorded) and were played again", err=True)
+        summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
+        feel_table = None
+        if feel:
+            from analyses.feel import summary as feel_summary
+
+            feel_table = feel_summary(run.scan())
     if as_json:
-        click.echo(json.dumps({"manifest": {k: v for k, v in m.items() if k != "setup"},
-                               "seats": table.to_dicts(), "chi2": chi2, "dof": dof, "p_value": p}, indent=2))
+        click.echo(json.dumps({"manifest": {k: v for k, v in run.manifest.items() if k != "setup"},
+                               **summary.to_dict(),
+                               **({"feel": feel_table.to_dicts()} if feel_table is not None else {})}, indent=2))
         return
-    _print_seat_table(m, table, chi2, dof, p, describe, out)
+    _print_seat_table(run.manifest, summary, out, feel_table)
 
 
-def _print_seat_table(m, table, chi2, dof, p, describe, out):
+def _print_seat_table(m, summary, out, feel_table=None):
     from rich.console import Console
     from rich.table import Table
 
     console = Console(highlight=False)
-    title = (f"{m['title']}: {m['players']} players, {m['games_done']:,} games, seed {m['seed']}"
-             f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}"
-             f"{', seats rotated' if m['rotate_seats'] else ''}")
-    t = Table(title=title, title_justify="left")
-    for col in ("seat", "strategy", "win share (95% CI)", "fair share", "mean score ± 95%"):
-        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-    for r in table.iter_rows(named=True):
-        t.add_row(str(r["seat"]), str(r["strategy"]),
-                  f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                  f"{100 * r['expected_share']:.2f}%",
-                  f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
-    console.print(t)
-    verdict = "seat win rates differ" if p < 0.05 else "no evidence that seat win rates differ"
-    p_text = f"p = {p:.3g}" if p > 0 else "p < 1e-300"
-    console.print(f"chi-square test of equal win shares: chi2 = {chi2:.2f}, {dof} df, {p_text} ({verdict})")
-    if p < 0.05:
-        for r in table.iter_rows(named=True):
-            console.print("  " + describe(r))
+    if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
+        console = Console(highlight=False, width=120)
+    verdict = summary.verdict
+    if verdict.unfinished_line():
+        console.print(verdict.unfinished_line())
+    title = (f"{m['title']}: {m['players']} players, {summary.verdict.counts()}, seed {m['seed']}"
+             f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
+    if verdict.kind != "unfinished":
+        t = Table(title=title, title_justify="left")
+        for col in ("seat", "strategy", "win share (95% CI)", "edge, sim. 95%", "fair share", "mean score"):
+            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+        for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
+            t.add_row(str(r["seat"]), str(r["strategy"]),
+                      f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
+                      f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
+                      f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
+        console.print(t)
+    else:
+        console.print(title)
+    for line in verdict.lines()[1 if verdict.unfinished_line() else 0:]:
+        console.print(line)
+    for line in summary.strategy_lines():
+        console.print(line)
+    for line in summary.until_ci_lines():
+        console.print(line)
+    if feel_table is not None:
+        console.print("game feel (95% intervals):")
+        for r in feel_table.iter_rows(named=True):
+            interval = f" ({r['low']:.4g} to {r['high']:.4g})" if r["low"] is not None else ""
+            console.print(f"  {r['metric']}: {r['value']:.4g}{interval}; {r['note']}")
     speed = m.get("games_per_second")
     console.print(f"{m['wall_seconds']:.2f} s" + (f", {speed:,.0f} games/s" if speed else "") +
                   (f"; results in {out}" if out else ""))
 
 
 @cli.command()
-@game_argument
+@click.argument("target", metavar="RUN_DIR|GAME")
 @run_options
 @click.option("--game", "game_index", type=click.IntRange(min=0), required=True, help="Index of the game in the run.")
 @click.option("--rotation", type=click.IntRange(min=0), default=None, help="Seat rotation (with --rotate-seats).")
-def replay(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, game_index,
+@click.pass_context
+def replay(ctx, target, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, game_index,
            rotation):
     """Print game number --game of a run, move by move.
 
-    Give the same options as the `simulate` command: it is then exactly the
-    game in that row of the batch.
+    `playtest replay RUN_DIR --game N` reads everything else from the run's
+    manifest. `playtest replay GAME --game N` with the same options as the
+    `simulate` command is the game in that row of the batch (a game's name
+    wins over a directory of the same name).
     """
-    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-    for line in api.replay(game, game_index=game_index, rotation=rotation, **args):
+    if target in game_registry.names():
+        args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+        lines = api.replay(target, game_index=game_index, rotation=rotation, **args)
+    elif Path(target).is_dir():
+        given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTION_NAMES
+                 and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"replay RUN_DIR reads the run's options from its manifest; drop "
+                                   f"{', '.join(given)} (or name the game instead of the directory)")
+        lines = api.replay_run(target, game_index=game_index, rotation=rotation)
+    else:
+        raise click.UsageError(f"{target!r} is neither a game ({', '.join(game_registry.names())}) nor a run "
+                               f"directory")
+    for line in lines:
         click.echo(line)
 
 
@@ -296,6 +350,23 @@ def bench(games, out):
 
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+def interrupted(message, scratch=None):
+    """Say ``message`` and exit with code 130 after Ctrl-C or SIGTERM (the run has cleaned up by then).
+
+    A kernel still running on a worker thread (a long slice, or a strategy
+    that never returns) cannot be stopped from Python, so the process then
+    ends with ``os._exit`` after removing the ``scratch`` directory.
+    """
+    click.echo(message, err=True)
+    if worker.still_running():
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(130)
 
 
 class _progress:

@@ -1,4 +1,4 @@
-"""The analysis commands of the ``playtest`` command line: ``report``, ``sweep`` and ``tournament``.
+"""The analysis commands of the ``playtest`` command line: ``report``, ``sweep``, ``tournament``, ``compare``.
 
 Registered in ``playtest.cli`` with ``cli.add_command``. Like the rest of the
 command line they are thin: the work is in ``analyses`` and ``reports``.
@@ -7,19 +7,24 @@ prints one line starting with ``error:`` and exits with code 2.
 """
 
 import functools
+import json
 from pathlib import Path
 
 import click
 
 from analyses import sweep as sweeps
+from analyses.compare import CompareError
 from analyses import tournament as tournaments
 from analyses.runs import NotARun
+from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api
 from reports.build import write_report
 from simulator import games as game_registry
+from simulator.core import rundir
+from simulator.core.batch import RunError
 from simulator.core.setup import SetupError
 
-ANALYSIS_ERRORS = (sweeps.GridError, NotARun)
+ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
 
 def user_errors(command):
@@ -36,6 +41,12 @@ def user_errors(command):
     return wrapper
 
 
+def margin_option(f):
+    return click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MARGIN,
+                        show_default=True,
+                        help="Balanced means every seat's edge is within ± this many percentage points.")(f)
+
+
 def _show(frame, columns, playable_only=False):
     if playable_only:
         frame = frame.filter(frame["unplayable"].is_null())
@@ -49,10 +60,11 @@ def _show(frame, columns, playable_only=False):
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")
+@margin_option
 @user_errors
-def report(dirs, out, fmt):
+def report(dirs, out, fmt, margin):
     """Write a report on run, sweep or tournament directories and print its path."""
-    path = write_report(dirs, out, fmt=fmt)
+    path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 
 
@@ -62,27 +74,29 @@ def report(dirs, out, fmt):
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Directory for the sweep (summary.csv, sweep.json, runs/).")
-@click.option("--force", is_flag=True, help="Replace the runs of an earlier sweep in --out.")
+@click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
-              help="Find the configuration with the smallest largest seat edge by successive halving.")
+              help="Find the configuration with the smallest largest seat edge: eliminate on interval bounds, "
+                   "then confirm the survivors on fresh deals.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
+@margin_option
 @user_errors
-def sweep(game, grid, out, force, search, make_report):
+def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
-    summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
-                           unplayable=(SetupError,))
+    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
+        summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
+                               unplayable=(SetupError,), margin=margin)
     manifest, _ = sweeps.load(out)
     axes = [a["label"] for a in manifest["axes"]]
-    _show(summary, ["config", "stage", *axes, "games", "max_edge", "first_seat_edge", "equal_share_p",
-                    "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
+                    "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
-    best = sweeps.best(summary)
-    click.echo("best: " + ", ".join(f"{a} = {best[a]}" for a in axes)
-               + f" (largest seat edge {100 * best['max_edge']:.2f} points)")
+    for line in sweeps.best_lines(summary, axes, margin):
+        click.echo(line)
     if make_report:
-        click.echo(str(write_report([out], Path(out) / "report.html")))
+        click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
 
 
 @click.command()
@@ -94,18 +108,48 @@ def sweep(game, grid, out, force, search, make_report):
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (the same deals for every lineup).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
-@click.option("--force", is_flag=True, help="Replace the runs of an earlier tournament in --out.")
+@click.option("--force", is_flag=True,
+              help="Replace an earlier tournament in --out (a folder holding only a tournament).")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
+@margin_option
 @user_errors
-def tournament(game, strategies, players, games, seed, out, force, make_report):
-    """Play every lineup of the strategies with seats rotated; print win shares and ratings."""
+def tournament(game, strategies, players, games, seed, out, force, make_report, margin):
+    """Play every lineup of the strategies with seats rotated; print win shares, ratings and the seat verdict.
+
+    The seat verdict pools every lineup (seats rotated, so each strategy sits in
+    every seat): it measures seat advantage under mixed strategies.
+    """
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
-    tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
-                     force=force)
+    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
+        tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
+                         force=force)
     _, seats = tournaments.load(out)
     _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
                                          "rating_low", "rating_high"])
+    for line in seat_verdict(seats, margin).lines():
+        click.echo(line)
     if make_report:
-        click.echo(str(write_report([out], Path(out) / "report.html")))
+        click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
+
+
+@click.command()
+@click.argument("run_a", type=click.Path(file_okay=False), metavar="RUN_A")
+@click.argument("run_b", type=click.Path(file_okay=False), metavar="RUN_B")
+@margin_option
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@user_errors
+def compare(run_a, run_b, margin, as_json):
+    """Is design B fairer than design A? Compare two runs of the same game and player count.
+
+    Prints each seat's change in win share, the change in the largest seat edge
+    and in the game-feel figures, B minus A, with paired intervals when both
+    runs used the same seed (common random numbers), else unpaired ones.
+    """
+    comparison = api.compare(run_a, run_b, margin=margin)
+    if as_json:
+        click.echo(json.dumps(comparison.to_dict(), indent=2))
+        return
+    for line in comparison.lines():
+        click.echo(line)

@@ -17,22 +17,33 @@ from rich.table import Table
 
 from simulator.core.setup import SetupError
 from simulator.unfair import dice, fame, gems, panoramas, wishing_well
-from simulator.unfair.setup import dice_faces, load_setup
+from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS, dice_faces, load_setup
+
+MAX_SEED = 2 ** 63 - 1
 
 
 def parse_beans(text):
-    """Bean counts from ``"0..5"`` (a range, both ends included), ``"0,2,4"`` or ``"3"``."""
+    """Bean counts from ``"0..5"`` (a range, both ends included), ``"0,2,4"`` or ``"3"``.
+
+    At most ``MAX_BEAN_COUNTS`` counts, each from 0 to ``MAX_BEANS``; the
+    range is checked before it is built.
+    """
     m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", text)
     if m:
         lo, hi = int(m.group(1)), int(m.group(2))
         if lo > hi:
             raise click.BadParameter(f"{text!r}: the range runs backwards", param_hint="--beans")
-        return list(range(lo, hi + 1))
-    try:
-        return [int(v) for v in text.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a count (3), a list (0,2,4) or a range (0..5)",
-                                 param_hint="--beans") from None
+        counts = range(lo, hi + 1)
+    else:
+        try:
+            counts = [int(v) for v in text.split(",")]
+        except ValueError:
+            raise click.BadParameter(f"{text!r} is not a count (3), a list (0,2,4) or a range (0..5)",
+                                     param_hint="--beans") from None
+    if len(counts) > MAX_BEAN_COUNTS or min(counts) < 0 or max(counts) > MAX_BEANS:
+        raise click.BadParameter(f"{text!r}: give at most {MAX_BEAN_COUNTS} counts, each from 0 to {MAX_BEANS}",
+                                 param_hint="--beans")
+    return list(counts)
 
 
 def _cell(value):
@@ -74,9 +85,10 @@ def run_options(f):
     options = [
         click.option("--setup", type=click.Path(dir_okay=False), default=None,
                      help="TOML file whose keys replace parts of the Unfair setup table."),
-        click.option("--trials", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
-                     help="Simulated trials."),
-        click.option("--seed", type=int, default=1, show_default=True, help="Seed; trial i of a seed never changes."),
+        click.option("--trials", "-n", type=click.IntRange(2, MAX_TRIALS), default=20_000, show_default=True,
+                     help=f"Simulated trials (2 to {MAX_TRIALS:,})."),
+        click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
+                     help="Seed (0 to 2**63-1); trial i of a seed never changes."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -99,7 +111,8 @@ def unfair():
 @unfair.command(name="dice")
 @click.option("--goal", type=click.Choice(dice.GOALS), default="double", show_default=True,
               help="Roll a double, a result of at least TARGET, or exactly TARGET.")
-@click.option("--target", type=int, default=None, help="The result aimed at (at-least and exactly).")
+@click.option("--target", type=click.IntRange(-10 ** 6, 10 ** 6), default=None,
+              help="The result aimed at (at-least and exactly).")
 @click.option("--beans", default="0..5", show_default=True, help="Beans held: 3, 0,2,4 or 0..5.")
 @study_options
 def dice_command(goal, target, beans, setup, trials, seed, as_json):

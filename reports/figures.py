@@ -1,8 +1,13 @@
 """Report figures: each function returns a ``Figure`` holding the matplotlib figure
 and the data frame drawn in it (written next to the report as CSV).
 
-Figures use matplotlib's object API (no pyplot state), so building a report
-never opens a window or touches a notebook's backend.
+Every figure answers one question: seat and strategy edges are points with
+95% intervals around a zero line (or a fair-share line), in percentage points
+of win share; whole quantities get whole-number ticks; legends sit outside the
+data; a distribution with a single value is not drawn (the caller says it in
+words). Figures use matplotlib's object API (no pyplot state), so building a
+report never opens a window or touches a notebook's backend. ``Figure.png``
+renders at 200 dpi.
 """
 
 import io
@@ -12,8 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure as MplFigure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-WIDTH, HEIGHT = 7.0, 3.6
+WIDTH, HEIGHT = 7.0, 3.4
+DPI = 200
+BLUE, RED, GREY, GOLD = "#4c78a8", "#e45756", "#888888", "#f2b701"
 
 
 @dataclass
@@ -25,122 +34,255 @@ class Figure:
     figure: MplFigure
     data: pl.DataFrame
 
-    def png(self, dpi=100):
-        """The figure as PNG bytes."""
+    def png(self, dpi=DPI):
+        """The figure as PNG bytes (200 dpi unless told)."""
         buffer = io.BytesIO()
         self.figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
         return buffer.getvalue()
 
 
 def new_axes(width=WIDTH, height=HEIGHT):
-    """A matplotlib figure (not registered with pyplot) and its single axes."""
-    fig = MplFigure(figsize=(width, height))
-    return fig, fig.add_subplot()
+    """A matplotlib figure (not registered with pyplot) and its single axes, with a light grid."""
+    fig = MplFigure(figsize=(width, height), layout="constrained")
+    ax = fig.add_subplot()
+    ax.grid(alpha=0.3)
+    ax.set_axisbelow(True)
+    return fig, ax
 
 
-def seat_advantage(name, table):
-    """Win share per seat with its 95% interval as error bars, against the equal share."""
-    fig, ax = new_axes()
-    seats = table["seat"].to_numpy()
-    share = table["win_share"].to_numpy()
-    err = np.vstack([share - table["win_lo"].to_numpy(), table["win_hi"].to_numpy() - share])
-    ax.bar(seats, 100 * share, color="#4c78a8", width=0.6)
-    ax.errorbar(seats, 100 * share, yerr=100 * err, fmt="none", ecolor="black", capsize=6)
-    ax.axhline(100 * table["expected_share"][0], color="#e45756", linestyle="--", label="equal share")
-    ax.set_xticks(seats, [f"seat {s}" for s in seats])
-    ax.set_ylabel("games won (%)")
-    ax.set_title("Win share per seat (95% intervals)")
-    ax.legend(loc="lower right")
-    return Figure(name, "Win share per seat; error bars are 95% Wilson intervals, the dashed line is "
-                        "what every seat would win if seats were equal.", fig,
-                  table.select("seat", "strategy", "games", "wins", "win_share", "win_lo", "win_hi",
-                               "expected_share"))
+def legend_outside(ax):
+    """Put the axes' legend to the right of the plot, where it cannot cover data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize=8, frameon=False)
 
 
-def score_distributions(name, seats):
-    """Score histogram per seat (outlines over shared bins)."""
+def whole_ticks(axis):
+    """Whole-number ticks on ``axis`` (``ax.xaxis`` or ``ax.yaxis``)."""
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def edge_points(ax, labels, edge, lo, hi, margin=None, reference=0.0, unit="points"):
+    """Draw estimates with intervals as horizontal points around a vertical ``reference`` line.
+
+    ``edge``, ``lo`` and ``hi`` are in the unit drawn; ``margin`` shades
+    ``reference ± margin`` (the band a verdict calls balanced).
+    """
+    y = np.arange(len(labels))[::-1]
+    edge, lo, hi = (np.asarray(v, dtype=float) for v in (edge, lo, hi))
+    if margin:
+        ax.axvspan(reference - margin, reference + margin, color=GREY, alpha=0.15, lw=0,
+                   label=f"margin (±{margin:g} {unit})")
+    ax.axvline(reference, color="black", linewidth=0.9)
+    ax.errorbar(edge, y, xerr=np.vstack([edge - lo, hi - edge]), fmt="o", color=BLUE, ecolor=BLUE,
+                capsize=4, markersize=6)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(labels) - 0.4)
+    widest = max(np.nanmax(np.abs(np.concatenate([lo, hi]) - reference)), margin or 0.0) * 1.15
+    ax.set_xlim(reference - widest, reference + widest)
+    ax.grid(axis="y", visible=False)
+
+
+def seat_edges(name, edges, margin=None, note="95% intervals"):
+    """Each seat's edge (win share minus the fair share) in percentage points, with its interval.
+
+    ``edges`` has columns seat, strategy, edge, lo, hi (points). The zero line
+    is the fair share; ``margin`` shades the ± band of the verdict.
+    """
+    labels = [seat_label(s, st) for s, st in zip(edges["seat"], edges["strategy"])]
+    fig, ax = new_axes(height=max(1.6, 0.42 * edges.height + 1.0))
+    edge_points(ax, labels, edges["edge"], edges["lo"], edges["hi"], margin)
+    ax.set_xlabel("edge over the fair share (percentage points of games won)")
+    ax.set_title(f"Seat edge ({note})")
+    if margin:
+        legend_outside(ax)
+    return Figure(name, f"Each seat's win share minus the fair share, in percentage points, with {note}; "
+                        "0 is a fair seat" + (f", the grey band the ±{margin:g}-point margin." if margin else "."),
+                  fig, edges.select("seat", "strategy", "edge", "lo", "hi"))
+
+
+def seat_label(seat, strategy):
+    """``"seat 0 (greedy)"``; a seat several strategies played (``"(rotated)"``) reads ``"seat 0 (rotated)"``."""
+    return f"seat {seat} ({strategy.strip('()')})"
+
+
+def strategy_shares(name, table, fair_share):
+    """Win share per strategy (points with 95% intervals) against the fair-share line.
+
+    ``table`` has columns strategy, win_share, win_low, win_high (shares, 0-1).
+    """
+    fig, ax = new_axes(height=max(1.6, 0.42 * table.height + 1.0))
+    edge_points(ax, table["strategy"].to_list(), 100 * table["win_share"].to_numpy(),
+                100 * table["win_low"].to_numpy(), 100 * table["win_high"].to_numpy(),
+                reference=100 * fair_share)
+    ax.xaxis.set_major_formatter(PercentFormatter(decimals=None))
+    ax.set_xlabel(f"games won (the line is the fair share, {100 * fair_share:.1f}%)")
+    ax.set_title("Win share per strategy (95% intervals over deals)")
+    return Figure(name, f"Share of its games each strategy won, with 95% intervals over deals; the vertical "
+                        f"line is the fair share ({100 * fair_share:.1f}%, one game in {round(1 / fair_share)}).",
+                  fig, table.select("strategy", "win_share", "win_low", "win_high"))
+
+
+def score_distributions(name, seats, by="seat"):
+    """Score histogram per seat (labelled with its strategy) or, with ``by="strategy"``, per strategy,
+    in % of that seat's or strategy's games."""
     fig, ax = new_axes()
     scores = seats["score"].to_numpy()
     lo, hi = float(scores.min()), float(scores.max())
-    edges = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if hi - lo <= 60 else np.linspace(lo, hi, 41)
+    whole = np.allclose(scores, np.round(scores))
+    edges = np.arange(np.floor(lo), np.ceil(hi) + 2) - 0.5 if whole and hi - lo <= 60 else np.linspace(lo, hi, 41)
+    seats = seats.with_columns(pl.col("strategy").cast(pl.String))
+    if by == "seat":
+        groups = [(seat_label(s, st), pl.col("seat") == s) for s, st in _lineup(seats)]
+    else:
+        groups = [(st, pl.col("strategy") == st) for st in sorted(seats["strategy"].unique().to_list())]
     rows = []
-    for seat in sorted(seats["seat"].unique().to_list()):
-        counts, _ = np.histogram(seats.filter(pl.col("seat") == seat)["score"].to_numpy(), bins=edges)
-        ax.stairs(counts / counts.sum(), edges, label=f"seat {seat}", linewidth=1.5)
-        rows += [(seat, float(a), float(b), int(c)) for a, b, c in zip(edges[:-1], edges[1:], counts)]
+    for label, which in groups:
+        counts, _ = np.histogram(seats.filter(which)["score"].to_numpy(), bins=edges)
+        ax.stairs(100 * counts / counts.sum(), edges, label=label, linewidth=1.5)
+        rows += [(label, float(a), float(b), int(c)) for a, b, c in zip(edges[:-1], edges[1:], counts)]
     ax.set_xlabel("final score")
-    ax.set_ylabel("share of games")
-    ax.set_title("Score distribution per seat")
-    ax.legend()
-    return Figure(name, "How often each final score occurs, per seat.", fig,
-                  pl.DataFrame(rows, schema=["seat", "score_from", "score_to", "games"], orient="row"))
+    ax.set_ylabel("games (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    if whole:
+        whole_ticks(ax.xaxis)
+    ax.set_title(f"Final score per {by}")
+    legend_outside(ax)
+    return Figure(name, f"How often each final score occurs, in % of each {by}'s games.", fig,
+                  pl.DataFrame(rows, schema=[by, "score_from", "score_to", "games"], orient="row"))
+
+
+def _lineup(seats):
+    """``(seat, strategy or "rotated")`` pairs in seat order."""
+    pairs = seats.group_by("seat").agg(pl.col("strategy").unique().sort()).sort("seat")
+    return [(s, names[0] if len(names) == 1 else "rotated") for s, names in pairs.iter_rows()]
 
 
 def game_length(name, distribution, column="rounds"):
-    """Histogram of game length (from ``analyses.feel.length_distribution``)."""
+    """Bar chart of game length in % of games (from ``analyses.feel.length_distribution``), or None
+    when every game lasted the same (a one-value distribution says nothing a sentence cannot)."""
+    if distribution.height < 2:
+        return None
     fig, ax = new_axes()
     ax.bar(distribution[column].to_numpy(), 100 * distribution["share"].to_numpy(), color="#72b7b2")
     ax.set_xlabel(column)
+    whole_ticks(ax.xaxis)
     ax.set_ylabel("games (%)")
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_title(f"Game length ({column})")
     return Figure(name, f"Share of games lasting each number of {column}.", fig, distribution)
 
 
 def ratings(name, standings):
-    """Bradley-Terry ratings with 95% intervals, best at the top."""
-    table = standings.sort("rating")
-    fig, ax = new_axes(height=max(2.0, 0.5 * table.height + 1))
-    y = np.arange(table.height)
-    r = table["rating"].to_numpy()
-    err = np.vstack([r - table["rating_low"].to_numpy(), table["rating_high"].to_numpy() - r])
-    ax.errorbar(r, y, xerr=err, fmt="o", color="#4c78a8", capsize=5)
-    ax.axvline(0, color="grey", linewidth=0.8)
-    ax.set_yticks(y, table["strategy"].to_list())
-    ax.set_xlabel("rating (Elo points; 0 = average of the field)")
-    ax.set_title("Strategy ratings (Bradley-Terry, 95% intervals)")
-    return Figure(name, "Bradley-Terry ratings on the Elo scale: 100 points more means winning about "
-                        "64% of head-to-head comparisons.", fig, standings)
+    """Bradley-Terry ratings with 95% intervals around the field's average (0), best at the top."""
+    table = standings.sort("rating", descending=True)
+    fig, ax = new_axes(height=max(1.6, 0.42 * table.height + 1.0))
+    edge_points(ax, table["strategy"].to_list(), table["rating"], table["rating_low"], table["rating_high"])
+    ax.set_xlabel("rating (Elo points; 0 = the field's average)")
+    ax.set_title("Finishing-order rating (Bradley-Terry, 95% intervals)")
+    return Figure(name, "Bradley-Terry ratings on the Elo scale, fitted to who finished ahead of whom in "
+                        "every game: 100 points more means finishing ahead about 64% of the time.", fig, standings)
 
 
-def sweep_heatmap(name, summary, axes, metric, title, panels=6):
-    """Heatmap of ``metric`` over the first two varying grid ``axes``; one panel per value of the
-    remaining axes (at most ``panels``; the CSV holds every configuration)."""
+def head_to_head(name, matrix):
+    """Heatmap of the head-to-head matrix: % of games the row strategy finished ahead of the column one.
+
+    ``matrix`` has columns a, b, ahead, low, high (shares), one row per ordered pair.
+    """
+    names = sorted(set(matrix["a"].to_list()))
+    grid = np.full((len(names), len(names)), np.nan)
+    for row in matrix.iter_rows(named=True):
+        grid[names.index(row["a"]), names.index(row["b"])] = 100 * row["ahead"]
+    fig, ax = new_axes(width=min(7.0, 2.2 + 1.1 * len(names)), height=min(6.0, 1.4 + 0.8 * len(names)))
+    ax.grid(False)
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=100)
+    for (r, c), v in np.ndenumerate(grid):
+        if not np.isnan(v):
+            ax.text(c, r, f"{v:.0f}%", ha="center", va="center", fontsize=9,
+                    color="white" if abs(v - 50) > 25 else "black")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("against")
+    ax.set_ylabel("strategy")
+    ax.set_title("Finished ahead (% of meetings)")
+    fig.colorbar(image, ax=ax, format=PercentFormatter(decimals=0))
+    return Figure(name, "How often the row's strategy finished ahead of the column's in games where both "
+                        "played (a level finish counts half); 50% is an even match.", fig, matrix)
+
+
+def sweep_heatmap(name, summary, axes, best, near, default, panels=6):
+    """Heatmap of the largest seat edge (points) over the first two varying grid ``axes``.
+
+    One panel per value of the remaining axes (at most ``panels``; the CSV
+    holds every configuration). ``best`` is the config index with the
+    smallest edge (gold frame), ``near`` the set of configs that cannot be
+    told apart from it (black frame), ``default`` the shipped table's config
+    (star) or None.
+    """
     x, y, *others = axes
-    groups = summary.group_by(others, maintain_order=True) if others else [((), summary)]
-    groups = list(groups)[:panels]
-    fig = MplFigure(figsize=(min(4.2 * len(groups), 14), 3.8))
+    groups = list(summary.group_by(others, maintain_order=True) if others else [((), summary)])[:panels]
+    fig = MplFigure(figsize=(max(5.5, min(3.6 * len(groups) + 1.2, 12)), 4.0), layout="constrained")
     xs = sorted(summary[x].unique().to_list(), key=_order)
     ys = sorted(summary[y].unique().to_list(), key=_order)
-    for i, (key, part) in enumerate(groups):
-        ax = fig.add_subplot(1, len(groups), i + 1)
+    top = float(np.nanmax(summary["max_edge"].to_numpy())) * 100 if summary.height else 1.0
+    axs = fig.subplots(1, len(groups), squeeze=False)[0]
+    for ax, (key, part) in zip(axs, groups):
         grid = np.full((len(ys), len(xs)), np.nan)
         for row in part.iter_rows(named=True):
-            grid[ys.index(row[y]), xs.index(row[x])] = row[metric]
-        image = ax.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
+            r, c = ys.index(row[y]), xs.index(row[x])
+            grid[r, c] = 100 * row["max_edge"]
+            frame = GOLD if row["config"] == best else "black" if row["config"] in near else None
+            if frame:
+                ax.add_patch(_cell_frame(c, r, frame))
+            if row["config"] == default:
+                ax.plot(c + 0.38, r + 0.32, marker="*", color="white", markersize=9, markeredgecolor="black")
+        image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=top, aspect="auto", origin="lower")
         for (r, c), v in np.ndenumerate(grid):
             if not np.isnan(v):
-                ax.text(c, r, f"{v:.3g}", ha="center", va="center", color="white", fontsize=8)
-        ax.set_xticks(range(len(xs)), [str(v) for v in xs], rotation=30)
-        ax.set_yticks(range(len(ys)), [str(v) for v in ys])
-        ax.set_xlabel(x)
-        ax.set_ylabel(y)
+                ax.text(c, r, f"{v:.1f}", ha="center", va="center", fontsize=8,
+                        color="black" if v > 0.6 * top else "white")
+        tilt = max(len(str(v)) for v in xs) > 4
+        ax.set_xticks(range(len(xs)), [str(v) for v in xs], rotation=30 if tilt else 0,
+                      ha="right" if tilt else "center", fontsize=8)
+        ax.set_yticks(range(len(ys)), [str(v) for v in ys], fontsize=8)
+        ax.set_xlabel(x, fontsize=8)
+        ax.set_ylabel(y, fontsize=8)
         if others:
-            ax.set_title(", ".join(f"{k}={v}" for k, v in zip(others, key)), fontsize=8)
-        fig.colorbar(image, ax=ax)
-    fig.suptitle(title)
-    return Figure(name, f"{title} for every configuration of the grid.", fig,
-                  summary.select(*others, x, y, metric))
+            ax.set_title(", ".join(f"{k} = {v}" for k, v in zip(others, key)), fontsize=8)
+    fig.colorbar(image, ax=list(axs), label="largest seat edge (points)")
+    fig.suptitle("Largest seat edge per configuration (points; smaller is fairer)", fontsize=10)
+    return Figure(name, "Largest seat edge of every configuration, in percentage points. Gold frame: the "
+                        "smallest; black frames: configurations whose 95% bounds overlap its bounds, so they "
+                        "cannot be told apart from it; star: the shipped setup table; empty cells could not be "
+                        "played.", fig, summary.select("config", *others, x, y, "max_edge", "max_edge_lo",
+                                                       "max_edge_hi"))
 
 
-def sweep_line(name, summary, x, metric, title):
-    """``metric`` over a single grid axis."""
+def _cell_frame(c, r, colour):
+    return Rectangle((c - 0.47, r - 0.47), 0.94, 0.94, fill=False, edgecolor=colour, linewidth=2.5, zorder=3)
+
+
+def sweep_line(name, summary, x, best, near, default):
+    """The largest seat edge (points, with its simultaneous 95% bounds) over one grid axis,
+    marking the best, the configurations that cannot be told apart from it and the shipped default."""
     fig, ax = new_axes()
-    table = summary.sort(x)
-    ax.plot([str(v) for v in table[x].to_list()], table[metric].to_numpy(), marker="o")
+    order = sorted(range(summary.height), key=lambda i: _order(summary[x][i]))
+    table = summary[order]
+    labels = [str(v) for v in table[x].to_list()]
+    edge = 100 * table["max_edge"].to_numpy()
+    bounds = np.vstack([edge - 100 * table["max_edge_lo"].to_numpy(), 100 * table["max_edge_hi"].to_numpy() - edge])
+    colours = [GOLD if c == best else "black" if c in near else BLUE for c in table["config"]]
+    ax.errorbar(range(len(labels)), edge, yerr=bounds, fmt="none", ecolor=GREY, capsize=4)
+    ax.scatter(range(len(labels)), edge, c=colours, zorder=3)
+    for i, c in enumerate(table["config"]):
+        if c == default:
+            ax.annotate("shipped", (i, edge[i]), textcoords="offset points", xytext=(6, 6), fontsize=8)
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    ax.set_ylim(bottom=0)
     ax.set_xlabel(x)
-    ax.set_ylabel(metric)
-    ax.set_title(title)
-    return Figure(name, f"{title} for every configuration of the grid.", fig, table.select(x, metric))
+    ax.set_ylabel("largest seat edge (points)")
+    ax.set_title("Largest seat edge per configuration (smaller is fairer)")
+    return Figure(name, "Largest seat edge of every configuration in percentage points, with its 95% bounds; "
+                        "gold: the smallest, black: cannot be told apart from it.",
+                  fig, table.select("config", x, "max_edge", "max_edge_lo", "max_edge_hi"))
 
 
 def _order(value):

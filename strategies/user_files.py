@@ -84,6 +84,7 @@ def load(path, decision, game):
     if path.suffix != ".py" or not path.is_file():
         raise StrategyError(f"strategy file {path} must be a Python file ending in .py")
     module = import_file(path)
+    check_no_global_random(path)
     decide = getattr(module, "decide", None)
     if decide is None:
         raise StrategyError(f"strategy file {path} defines no function named decide; add "
@@ -138,6 +139,20 @@ def import_file(path):
         raise StrategyError(f"strategy file {path}{where} failed to load: {what}",
                             "".join(traceback.format_exception(exc))) from None
     return module
+
+
+def check_no_global_random(path):
+    """Refuse a file that uses Python's or numpy's global random generator (runs would not be reproducible)."""
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                 if isinstance(node, ast.ImportFrom) else [])
+        numpy_random = (isinstance(node, ast.Attribute) and node.attr == "random" and
+                        isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"))
+        if numpy_random or any(n in ("random", "numpy.random") for n in names):
+            raise StrategyError(f"strategy file {path}, line {node.lineno}: uses a global random generator, so "
+                                f"games would differ from run to run; draw from the rng handed to decide "
+                                f"instead, e.g. simulator.core.rng.randint(rng, n_options)")
 
 
 def check_signature(path, py_func, decision, game):

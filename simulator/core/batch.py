@@ -2,9 +2,10 @@
 
 Game ``i`` of a run always uses the random streams of ``(seed, i)``, so the
 rows do not depend on the thread count or the chunk size. Chunks are written
-as they finish (constant memory), each file atomically; the manifest records
-how many chunks are on disk, so an interrupted run can be resumed and ends
-row for row identical to an uninterrupted one.
+as they finish (constant memory: at most three chunks in flight), each file
+atomically; the manifest records each chunk on disk with its game range and
+checksum, so an interrupted run can be resumed, re-playing whatever is
+missing or damaged, and ends row for row identical to an uninterrupted one.
 
 How a chunk's rows are computed is up to a chunk source: ``LocalChunks``
 plays them here, in order; ``playtest.dask_backend.DaskChunks`` on Dask
@@ -12,7 +13,7 @@ workers, in any order. ``run_batch`` alone owns the directory, the manifest
 and resuming.
 """
 
-import shutil
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +22,15 @@ import numba
 import numpy as np
 import polars as pl
 
-from simulator.core import output
+from simulator.core import output, rundir, worker
+from simulator.core.rundir import RunError
 
-
-class RunError(RuntimeError):
-    """A run that cannot start or cannot go on; the message says why and what to do."""
+MAX_CHUNKS = 100_000      # chunks per run: the manifest lists each one with its checksum
+SLICE = 32_768            # games per kernel call: an interrupted worker stops within one slice
+MANIFEST_EVERY = 1.0      # seconds between manifest rewrites while a run goes on
+MAX_SEED = 2 ** 63 - 1
+DISK_BYTES_PER_ROW = 2    # a lower bound: measured 3-4 bytes per (game, seat) row (bench/results.md)
+RAM_SHARE = 0.5           # of the machine's memory that the chunks in flight may use
 
 
 @dataclass
@@ -42,10 +47,15 @@ class RunSpec:
     chunk_size: int = 100_000
     rotate_seats: bool = False
     strategy_files: list = field(default_factory=list)
+    strategy_checksums: list = field(default_factory=list)  # of each strategy file's source, in order
 
     @property
     def chunks(self):
         return (self.games + self.chunk_size - 1) // self.chunk_size
+
+    @property
+    def rows_per_game(self):
+        return self.config.players * (self.config.players if self.rotate_seats else 1)
 
     def identity(self):
         """The manifest fields that must match for ``--resume`` to continue a run."""
@@ -53,6 +63,7 @@ class RunSpec:
             "game": self.game.name, "players": self.config.players, "variant": self.config.variant,
             "games": self.games, "seed": self.seed, "strategies": list(self.strategies),
             "strategy_params": self.params.tolist(), "strategy_files": [str(f) for f in self.strategy_files],
+            "strategy_checksums": list(self.strategy_checksums),
             "setup": self.config.setup, "chunk_size": self.chunk_size, "rotate_seats": self.rotate_seats,
             "engine_version": self.game.engine_version,
         }
@@ -82,53 +93,125 @@ def rotations(spec):
     return out
 
 
-def play_chunk(spec, run_chunk, start, count):
-    """Play games ``start .. start+count-1`` (every rotation) and return their seat frame."""
-    players, game = spec.config.players, spec.game
-    frames = []
+def check_size(spec, out):
+    """Refuse a run that cannot be indexed, held in memory or written to disk, before anything is done.
+
+    Limits: at most ``MAX_CHUNKS`` chunks; the chunks in flight (three: one
+    played, one waiting, one written; the whole run when nothing is written)
+    within ``RAM_SHARE`` of the machine's memory; and, when writing, at least
+    ``DISK_BYTES_PER_ROW`` bytes per seat row free on the target filesystem.
+    """
+    if not isinstance(spec.games, int) or spec.games < 1:
+        raise RunError(f"the number of games must be a whole number of at least 1, got {spec.games!r}")
+    if not isinstance(spec.chunk_size, int) or spec.chunk_size < 1:
+        raise RunError(f"the chunk size must be a whole number of at least 1, got {spec.chunk_size!r}")
+    if spec.chunks > MAX_CHUNKS:
+        raise RunError(f"{spec.games:,} games in chunks of {spec.chunk_size:,} make {spec.chunks:,} chunks; a run "
+                       f"holds at most {MAX_CHUNKS:,}: use a larger --chunk-size or play fewer games")
+    held = 3 * min(spec.chunk_size, spec.games) if out is not None else spec.games
+    need, have = held * spec.rows_per_game * row_bytes(spec.game), RAM_SHARE * physical_memory()
+    if need > have:
+        what = f"chunks of {spec.chunk_size:,} games" if out is not None else f"{spec.games:,} games kept in memory"
+        raise RunError(f"{what} need about {need / 1e9:,.1f} GB of memory, more than {RAM_SHARE:.0%} of this "
+                       f"machine's {physical_memory() / 1e9:,.1f} GB: "
+                       + ("use a smaller --chunk-size" if out is not None else "write the run to a directory"))
+    if out is not None:
+        disk = spec.games * spec.rows_per_game * DISK_BYTES_PER_ROW
+        free = rundir.free_bytes(out)
+        if disk > free:
+            raise RunError(f"{spec.games:,} games need at least {disk / 1e9:,.1f} GB on disk (about "
+                           f"{DISK_BYTES_PER_ROW} bytes per seat row), but the filesystem of {out} has "
+                           f"{free / 1e9:,.1f} GB free: play fewer games or write elsewhere")
+
+
+def row_bytes(game):
+    """Memory of one (game, seat) row while a chunk is in flight: kernel outputs, the frame and its encoding."""
+    columns = len(game.seat_columns) + len(game.game_columns)
+    return 2 * (28 + 4 * columns) + 16 + 4 * columns
+
+
+def physical_memory():
+    """Bytes of memory in this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def allocate(game, players, count):
+    """The kernel outputs for ``count`` games: ``(scores, standing, seat_stats, game_stats, status)``."""
+    return (np.empty((count, players), np.int32), np.empty((count, players), np.int64),
+            np.zeros((count, players, max(1, len(game.seat_columns))), np.int32),
+            np.zeros((count, max(1, len(game.game_columns))), np.int32), np.zeros(count, np.int32))
+
+
+def play_raw(spec, run_chunk, start, count, stop=None):
+    """Play games ``start .. start+count-1`` (every rotation); return ``[(rotation, names, outputs)]``.
+
+    The kernel is called on slices of at most ``SLICE`` games; when the
+    ``threading.Event`` ``stop`` is set between two slices, the chunk is
+    abandoned and None returned. An illegal choice raises ``StrategyFailure``.
+    """
+    players = spec.config.players
+    played = []
     for rotation, names, sids, params in rotations(spec):
-        scores = np.empty((count, players), np.int32)
-        standing = np.empty((count, players), np.int64)
-        seat_stats = np.zeros((count, players, max(1, len(game.seat_columns))), np.int32)
-        game_stats = np.zeros((count, max(1, len(game.game_columns))), np.int32)
-        status = np.zeros(count, np.int32)
-        run_chunk(spec.config.arrays, sids, params, spec.seed, start, count,
-                  scores, standing, seat_stats, game_stats, status)
+        outputs = allocate(spec.game, players, count)
+        for a in range(0, count, SLICE):
+            if stop is not None and stop.is_set():
+                return None
+            b = min(count, a + SLICE)
+            run_chunk(spec.config.arrays, sids, params, spec.seed, start + a, b - a, *(x[a:b] for x in outputs))
+        status = outputs[-1]
         bad = np.flatnonzero(status)
         if bad.size:
             k = int(bad[0])
             raise StrategyFailure.illegal(names, int(status[k]) - 1, start + k, spec.seed)
-        frames.append(output.seat_frame(game, names, start, scores, standing, seat_stats, game_stats, rotation))
+        played.append((rotation, names, outputs))
+    return played
+
+
+def frame_of(spec, start, played):
+    """The seat frame of a chunk played by ``play_raw`` (rotations in game, rotation, seat order)."""
+    frames = [output.seat_frame(spec.game, names, start, *outputs[:4], rotation)
+              for rotation, names, outputs in played]
     return frames[0] if len(frames) == 1 else pl.concat(frames).sort(["game", "rotation", "seat"])
+
+
+def play_chunk(spec, run_chunk, start, count):
+    """Play games ``start .. start+count-1`` (every rotation) and return their seat frame."""
+    return frame_of(spec, start, play_raw(spec, run_chunk, start, count))
 
 
 def play_chunk_checked(spec, kernels, start, count, suspects=()):
     """``play_chunk``, with an exception raised inside a strategy turned into a ``StrategyFailure``.
 
-    ``kernels`` is ``(run_chunk, trace_game)``. The batch kernel cannot say
-    which game raised, so the chunk's games are replayed one by one with the
-    traced kernel (cheap next to the batch) up to the first one that raises;
-    when none does, the original exception goes on unchanged.
-    A kernel reports no seat with an exception, so the message names the
-    strategies that can raise: the seated ones among ``suspects`` (the user
-    strategies), or every seated strategy when none of them is a suspect.
+    ``kernels`` is ``(run_chunk, trace_game)``; see ``blame``.
     """
-    run_chunk, trace_game = kernels
     try:
-        return play_chunk(spec, run_chunk, start, count)
+        return play_chunk(spec, kernels[0], start, count)
     except StrategyFailure:
         raise
-    except Exception:  # raised by strategy code inside the kernel, or not a game's fault at all
-        game_index, rotation, error = first_raising_game(spec, trace_game, start, count)
-        if error is None:
-            raise
-        seated = list(dict.fromkeys(rotations(spec)[rotation or 0][1]))
-        blamed = [n for n in seated if n in suspects] or seated
-        who = (f"strategy {blamed[0]!r}" if len(blamed) == 1 else
-               "one of the strategies " + ", ".join(map(repr, blamed)))
-        where = f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
-        raise StrategyFailure(f"{who} raised {type(error).__name__}: {error} in {where} of the run with seed "
-                              f"{spec.seed}") from None
+    except Exception as exc:  # raised by strategy code inside the kernel, or not a game's fault at all
+        blame(spec, kernels[1], start, count, suspects, exc)
+
+
+def blame(spec, trace_game, start, count, suspects, error):
+    """Raise the ``StrategyFailure`` for ``error``, raised by the batch kernel on games ``start..``.
+
+    The batch kernel cannot say which game raised, so the chunk's games are
+    replayed one by one with the traced kernel (cheap next to the batch) up
+    to the first one that raises; when none does, ``error`` is raised
+    unchanged. A kernel reports no seat with an exception, so the message
+    names the strategies that can raise: the seated ones among ``suspects``
+    (the user strategies), or every seated strategy when none is a suspect.
+    """
+    game_index, rotation, raised = first_raising_game(spec, trace_game, start, count)
+    if raised is None:
+        raise error
+    seated = list(dict.fromkeys(rotations(spec)[rotation or 0][1]))
+    blamed = [n for n in seated if n in suspects] or seated
+    who = (f"strategy {blamed[0]!r}" if len(blamed) == 1 else
+           "one of the strategies " + ", ".join(map(repr, blamed)))
+    where = f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
+    raise StrategyFailure(f"{who} raised {type(raised).__name__}: {raised} in {where} of the run with seed "
+                          f"{spec.seed}") from None
 
 
 def first_raising_game(spec, trace_game, start, count):
@@ -162,48 +245,100 @@ class LocalChunks:
     and ``frames(spec, chunks)`` (yield ``(chunk, frame)`` for the given chunk
     numbers, in any order). ``playtest.dask_backend.DaskChunks`` is the other
     source.
+
+    The kernels run on a worker thread (``simulator.core.worker``): chunk
+    ``k + 1`` is played while the caller writes chunk ``k``, and the main
+    thread stays free to see Ctrl-C.
     """
 
     def __init__(self, kernels, threads=None, suspects=()):
-        self.kernels, self.threads, self.suspects = kernels, threads, tuple(suspects)
+        self.kernels, self.suspects = kernels, tuple(suspects)
+        self.threads = threads or numba.config.NUMBA_NUM_THREADS
 
     def check(self, spec):
-        numba.set_num_threads(self.threads or numba.config.NUMBA_NUM_THREADS)
-        play_chunk_checked(spec, self.kernels, 0, 1, self.suspects)
-        return {"backend": "local", "threads": numba.get_num_threads()}
+        def first_game():
+            numba.set_num_threads(self.threads)  # numba's thread count is per calling thread
+            return play_chunk_checked(spec, self.kernels, 0, 1, self.suspects)
+
+        worker.call(first_game)
+        return {"backend": "local", "threads": self.threads}
 
     def frames(self, spec, chunks):
-        for chunk in chunks:
-            yield chunk, play_chunk_checked(spec, self.kernels, *chunk_bounds(spec, chunk), self.suspects)
+        run_chunk, trace_game = self.kernels
+
+        def produce(chunk, stop):
+            numba.set_num_threads(self.threads)
+            try:
+                return play_raw(spec, run_chunk, *chunk_bounds(spec, chunk), stop)
+            except StrategyFailure:
+                raise
+            except Exception as exc:  # explained on the consumer's side (see blame)
+                return exc
+
+        for chunk, played in worker.pipeline(produce, chunks):
+            start, count = chunk_bounds(spec, chunk)
+            if isinstance(played, Exception):
+                blame(spec, trace_game, start, count, self.suspects, played)
+            yield chunk, frame_of(spec, start, played)
+
+
+RESUME_HINT = "use --force to replace it or --resume to continue the run in it"
 
 
 def prepare_directory(out, spec, force, resume):
-    """Create (or reopen for ``resume``) a run directory; return the chunks already on disk."""
+    """Create (or reopen for ``resume``) a run directory.
+
+    Returns ``(done, replayed)``: ``{chunk: [first game, games, checksum]}``
+    of the chunks on disk that match the manifest, and the numbers of chunk
+    files found damaged, substituted or unrecorded (they are deleted and
+    played again).
+    """
     out = Path(out)
-    manifest_path = out / output.MANIFEST
     if resume:
-        if not manifest_path.exists():
-            raise RunError(f"cannot resume: {out} holds no playtest run (no {output.MANIFEST})")
-        old = output.read_manifest(out)
-        mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
-        if mismatched:
-            raise RunError(f"cannot resume {out}: the run there differs in {', '.join(mismatched)}")
-        remove_temporaries(out)
-        return {c for c in range(spec.chunks) if output.chunk_path(out, c).exists()}
-    if out.exists() and not out.is_dir():
-        raise RunError(f"output directory {out} is a file, not a directory")
-    if out.exists() and any(out.iterdir()):
-        if not force:
-            raise RunError(f"output directory {out} already exists; use --force to replace it "
-                           f"or --resume to continue the run in it")
-        if not manifest_path.exists() and not (out / output.SEATS_DIR).exists():
-            raise RunError(f"refusing to replace {out}: it is not a playtest run directory")
-        shutil.rmtree(out)
+        return reopen(out, spec)
+    rundir.clear(out, rundir.RUN, force=force, hint=RESUME_HINT)
+    rundir.make(out)
+    rundir.make(out / output.SEATS_DIR)
+    return {}, []
+
+
+def reopen(out, spec):
+    """``prepare_directory`` for ``--resume``: check the manifest and every chunk on disk."""
+    if not (out / output.MANIFEST).is_file():
+        raise RunError(f"cannot resume: {out} holds no playtest run (no {output.MANIFEST})")
+    rundir.refuse_foreign(out, rundir.RUN, "resume the run in")
+    damaged = f"cannot resume {out}: its {output.MANIFEST} is damaged"
     try:
-        (out / output.SEATS_DIR).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RunError(f"cannot create output directory {out}: {exc.strerror or exc}") from None
-    return set()
+        old = output.read_manifest(out)
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{damaged} ({exc}); start the run again with --force") from None
+    if not isinstance(old, dict):
+        raise RunError(f"{damaged} (not a JSON object); start the run again with --force")
+    mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
+    if mismatched:
+        raise RunError(f"cannot resume {out}: the run there differs in {', '.join(mismatched)}")
+    records = old.get("chunk_files", {})
+    if not isinstance(records, dict):
+        raise RunError(f"{damaged} (chunk_files is not a table); start the run again with --force")
+    remove_temporaries(out)
+    done = {}
+    for key, record in records.items():
+        chunk = int(key) if isinstance(key, str) and key.isdigit() else -1
+        if not (0 <= chunk < spec.chunks and isinstance(record, list) and len(record) == 3
+                and record[:2] == list(chunk_bounds(spec, chunk))):
+            raise RunError(f"{damaged} (chunk_files entry {key!r} does not describe a chunk of this run); "
+                           f"start the run again with --force")
+        path = output.chunk_path(out, chunk)
+        if path.is_file() and output.file_checksum(path) == record[2]:
+            done[chunk] = record
+    replayed = []
+    for part in (out / output.SEATS_DIR).glob("part-*.parquet"):
+        chunk = int(part.name[len("part-"):-len(".parquet")])
+        if chunk not in done:
+            part.unlink()
+            if chunk < spec.chunks:
+                replayed.append(chunk)
+    return done, sorted(replayed)
 
 
 def remove_temporaries(out):
@@ -226,7 +361,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     out : path or None
         Run directory to write; None keeps the rows in memory.
     force, resume : bool
-        Replace an existing run directory / continue the run in it.
+        Replace an existing run directory (only one holding nothing but a
+        run) / continue the run in it, re-playing every chunk that is
+        missing or does not match the checksum the manifest recorded.
     manifest_extra : dict
         Provenance fields added to the manifest (package version, git revision...).
     on_progress : callable(games_done, games_total), optional
@@ -239,30 +376,42 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     -------
     (manifest, frame) where frame is the rows kept in memory (None when written to ``out``).
 
-    Any failure (or an interruption) removes the half-written file, keeps the
-    finished chunks and leaves the manifest saying ``complete: false``.
+    The manifest lists every chunk written (``chunk_files``: chunk number ->
+    ``[first game, games, checksum]``) and, after a resume, the chunks found
+    damaged and played again (``replayed_chunks``). It is rewritten at most
+    every ``MANIFEST_EVERY`` seconds and at the end; a chunk on disk but not
+    yet listed is simply played again by ``--resume``. Any failure (or an
+    interruption) removes the half-written file, keeps the finished chunks
+    and leaves the manifest saying ``complete: false``.
     """
+    check_size(spec, out)
     where = source.check(spec)  # compile (or load) the kernels and try the first game before anything is written
-    done = prepare_directory(out, spec, force, resume) if out is not None else set()
+    done, replayed = prepare_directory(out, spec, force, resume) if out is not None else ({}, [])
     manifest = {**spec.identity(), **(manifest_extra or {}), **where,
-                "chunks_total": spec.chunks, "chunks_done": len(done), "games_done": 0, "complete": False}
+                "chunks_total": spec.chunks, "chunks_done": len(done), "games_done": 0, "complete": False,
+                **({"replayed_chunks": replayed} if replayed else {}), "chunk_files": {}}
     frames = {}
-    started = time.perf_counter()
+    started = last_written = time.perf_counter()
     played = 0
-    games_done = sum(chunk_bounds(spec, c)[1] for c in done)
+    games_done = sum(record[1] for record in done.values())
+
+    def record():
+        manifest.update(chunks_done=len(done), games_done=games_done,
+                        chunk_files={str(c): done[c] for c in sorted(done)})
+
     try:
         for chunk, frame in source.frames(spec, [c for c in range(spec.chunks) if c not in done]):
-            count = chunk_bounds(spec, chunk)[1]
+            start, count = chunk_bounds(spec, chunk)
             if out is None:
                 frames[chunk] = frame
             else:
-                write_chunk(out, chunk, frame)
-                done.add(chunk)
+                done[chunk] = [start, count, write_chunk(out, chunk, frame)]
             played += count
             games_done += count
-            if out is not None:
-                manifest.update(chunks_done=len(done), games_done=games_done)
+            if out is not None and time.perf_counter() - last_written >= MANIFEST_EVERY:
+                record()
                 output.write_manifest(out, manifest)
+                last_written = time.perf_counter()
             if on_progress:
                 on_progress(games_done, spec.games)
             if stop is not None and stop(frame):
@@ -271,7 +420,8 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
         manifest["complete"] = True
     finally:
         wall = time.perf_counter() - started
-        manifest.update(games_done=games_done, chunks_done=len(done), wall_seconds=round(wall, 3),
+        record()
+        manifest.update(games_done=games_done, wall_seconds=round(wall, 3),
                         games_per_second=round(played / wall, 1) if wall > 0 else None)
         if out is not None and Path(out).exists():
             finish_manifest(out, manifest)
@@ -279,9 +429,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
 
 
 def write_chunk(out, chunk, frame):
-    """Write one chunk atomically; on failure remove the half-written file and say which directory failed."""
+    """Write one chunk atomically and return its checksum; on failure remove the half-written file."""
     try:
-        output.write_chunk(out, chunk, frame)
+        return output.write_chunk(out, chunk, frame)
     except BaseException as exc:
         remove_temporaries(out)
         if isinstance(exc, OSError):

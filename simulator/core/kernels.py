@@ -8,8 +8,8 @@ concrete jit-compiled strategy dispatcher:
 
 * the built-in strategies are bound once, with ``cache=True``, so a warm start
   loads machine code from disk;
-* a user's strategy file is bound at run time (compiled, not cached), with no
-  edit to any engine.
+* a user's strategy file is bound at run time, with no edit to any engine,
+  and cached in a folder of its own (``simulator.core.kernel_cache``).
 
 The engine never imports a strategy: the binding is done by whoever owns the
 dispatcher (``strategies.<game>``).
@@ -35,9 +35,10 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     template : function
         A module-level Python function whose free globals include ``names``.
     cache : bool
-        Cache the machine code on disk. A cached template must be bound to
-        one set of names per process (the built-in strategies); user
-        strategies are bound uncached.
+        Cache the machine code on disk next to the template. A cached
+        template must be bound to one set of names per process (the
+        built-in strategies); user strategies are bound uncached here and
+        given a cache folder of their own (``kernel_cache.cache_in``).
     parallel : bool
         Compile ``prange`` loops as parallel loops.
     tag : str
@@ -50,6 +51,10 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
         function may not allocate, and in exchange passing arrays to the
         strategies costs no atomic reference counting (a 2-3x speed-up of a
         whole game, measured on Forks).
+
+    The function is compiled with ``nogil=True``: it releases the GIL while
+    it runs, so the batch runner plays on a worker thread while the main
+    thread writes the previous chunk and stays responsive to Ctrl-C.
     **names
         Globals to bind, typically jit-compiled functions. They are bound as
         globals rather than passed as arguments, because a function passed as
@@ -63,7 +68,7 @@ def bind(template, *, cache, parallel, nrt=True, tag="", **names):
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
     options = {} if nrt else {"_nrt": False}
-    return nb.njit(cache=cache, parallel=parallel, **options)(fn)
+    return nb.njit(cache=cache, parallel=parallel, nogil=True, **options)(fn)
 
 
 def source_fingerprint(functions):

@@ -19,6 +19,7 @@ import polars as pl
 
 from simulator.core.rng import randint, seed_stream
 from simulator.core.setup import SetupError
+from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS
 
 GOALS = ("double", "at-least", "exactly")
 DOUBLE, AT_LEAST, EXACTLY = 0, 1, 2
@@ -126,11 +127,15 @@ def dice_study(goal, beans, *, target=None, faces=6, trials=100_000, seed=1):
     cannot reach the goal spends nothing).
     """
     check_goal(goal, target)
-    if trials < 2:
-        raise SetupError("trials", f"must be at least 2, got {trials}")
-    beans = np.asarray(list(beans), dtype=np.int64)
-    if beans.size == 0 or beans.min() < 0:
-        raise SetupError("beans", f"must be one or more counts >= 0, got {beans.tolist()}")
+    if not 2 <= trials <= MAX_TRIALS:
+        raise SetupError("trials", f"must be from 2 to {MAX_TRIALS:,}, got {trials}")
+    beans = list(beans)
+    if not beans or len(beans) > MAX_BEAN_COUNTS or not all(0 <= b <= MAX_BEANS for b in beans):
+        raise SetupError("beans", f"must be 1 to {MAX_BEAN_COUNTS} counts from 0 to {MAX_BEANS}, got "
+                         f"{beans if len(beans) <= 10 else f'{len(beans)} counts'}")
+    if target is not None and abs(target) > MAX_BEANS * faces:
+        raise SetupError("target", f"must be a result from {-MAX_BEANS * faces:,} to {MAX_BEANS * faces:,}, got {target:,}")
+    beans = np.asarray(beans, dtype=np.int64)
     code = GOALS.index(goal)
     tgt = 0 if target is None else int(target)
     reached, spent, spent_sq = (x.sum(axis=0) for x in simulate_kernel(seed, trials, faces, code, tgt, beans))

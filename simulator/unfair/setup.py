@@ -45,10 +45,26 @@ def distribution(table, key, path):
     return _int_array(values), np.cumsum(_int_array(weights))
 
 
+# Bounds on every number that sizes a study's loops or arrays, so no table or option can make one run for ever
+MAX_ROUNDS = 100
+MAX_FACES = 100
+MAX_PLAYERS = 100
+MAX_TRIALS = 1_000_000
+MAX_BEANS = 1_000        # beans held in a dice study (more than 2 x (faces - 1) change nothing)
+MAX_BEAN_COUNTS = 200    # bean counts compared in one dice study
+
+
+def at_most(value, limit, where):
+    """``value``, refused with a ``SetupError`` at ``where`` when it exceeds ``limit``."""
+    if value > limit:
+        raise SetupError(where, f"must be at most {limit:,}, got {value:,}")
+    return value
+
+
 def rounds(setup, first_date):
     """Rounds in a game: ``game.rounds``, or ``game.first_date_rounds`` with First Date."""
     game = require(setup, "game", dict, "")
-    full = require(game, "rounds", int, "game", minimum=1)
+    full = at_most(require(game, "rounds", int, "game", minimum=1), MAX_ROUNDS, "game.rounds")
     short = require(game, "first_date_rounds", int, "game", minimum=1)
     if short > full:
         raise SetupError("game.first_date_rounds", f"must not exceed game.rounds ({full}), got {short}")
@@ -56,8 +72,9 @@ def rounds(setup, first_date):
 
 
 def dice_faces(setup):
-    """Faces on each of the two dice (``dice.faces``, at least 2)."""
-    return require(require(setup, "dice", dict, ""), "faces", int, "dice", minimum=2)
+    """Faces on each of the two dice (``dice.faces``, 2 to ``MAX_FACES``)."""
+    return at_most(require(require(setup, "dice", dict, ""), "faces", int, "dice", minimum=2), MAX_FACES,
+                   "dice.faces")
 
 
 def _per_round(table, key, path, full_rounds, minimum):
@@ -216,9 +233,9 @@ def gems_config(setup, players=None):
     if sum(counts) != total:
         raise SetupError(f"{path}.counts", f"must total {total} tokens (gems.tokens), got {sum(counts)}")
     if players is None:
-        players = require(table, "players", int, path, minimum=1)
-    elif players < 1:
-        raise SetupError("players", f"must be at least 1, got {players}")
+        players = at_most(require(table, "players", int, path, minimum=1), MAX_PLAYERS, f"{path}.players")
+    elif not 1 <= players <= MAX_PLAYERS:
+        raise SetupError("players", f"must be from 1 to {MAX_PLAYERS}, got {players}")
     dists = {}
     for key in ("facilities_per_round", "drill", "dug_up_per_round"):
         dists[key] = distribution(table, key, path)

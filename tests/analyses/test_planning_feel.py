@@ -4,31 +4,26 @@ import math
 
 import polars as pl
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 from analyses import feel, planning
+from analyses.moments import seat_moments
 
 
-def test_games_to_detect_textbook_value():
-    # One-sample test of 0.5 against 0.6, two-sided alpha 0.05, power 0.8: n = 194 (e.g. Chow, Shao & Wang,
-    # Sample Size Calculations in Clinical Research, section 4.1 formula).
-    assert planning.games_to_detect(0.1, 2) == 194
+def test_games_for_seat_test_matches_the_pearson_textbook_noncentrality():
+    # at 2 players the Wald noncentrality per game is edge^2 / (p q) at the true shares: n = lambda / that
+    lam = optimize.brentq(lambda x: stats.ncx2.sf(stats.chi2.isf(0.05, 1), 1, x) - 0.8, 1e-3, 100)
+    assert lam == pytest.approx((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2, rel=1e-5)  # one tail
+    assert planning.games_for_seat_test(10, 2) == math.ceil(lam * 0.6 * 0.4 / 0.1 ** 2)
 
 
-def test_games_to_detect_reaches_power_with_exact_binomial():
-    n = planning.games_to_detect(0.02, 4)
-    p0, p1 = 0.25, 0.27
-    lo, hi = stats.binom.ppf(0.025, n, p0), stats.binom.isf(0.025, n, p0)
-    power = stats.binom.sf(hi, n, p1) + stats.binom.cdf(lo - 1, n, p1)
-    assert power == pytest.approx(0.8, abs=0.01)
-    assert planning.games_to_detect(-0.02, 4) > 0
-
-
-def test_games_to_detect_refuses_impossible_edges():
+def test_plans_refuse_impossible_edges():
     with pytest.raises(ValueError):
-        planning.games_to_detect(0.0, 4)
+        planning.games_for_seat_test(0.0, 4)
     with pytest.raises(ValueError):
-        planning.games_to_detect(0.8, 4)
+        planning.games_for_seat_test(80, 4)
+    with pytest.raises(ValueError, match="no number of games"):
+        planning.games_for_verdict(1.0, 4, edges=[1.5, -0.5, -0.5, -0.5])
 
 
 def two_seat_run(games, seat0_wins):
@@ -42,11 +37,13 @@ def two_seat_run(games, seat0_wins):
 
 
 def test_games_for_half_width_scales_with_inverse_square():
-    seats = two_seat_run(1000, 500)
+    moments = seat_moments(two_seat_run(1000, 500))
     lo, hi = stats.binomtest(500, 1000).proportion_ci(method="wilson")
     width = (hi - lo) / 2
-    assert planning.games_for_half_width(seats, width / 2) == math.ceil(1000 * 4)
-    assert planning.games_for_half_width(seats, 0.5) == 1000
+    assert planning.max_half_width(moments) == pytest.approx(width)
+    assert planning.games_for_half_width(moments, width / 2) == math.ceil(1000 * 4)
+    # a run that already overshoots the target says how few games would have done
+    assert planning.games_for_half_width(moments, width * 2) == 250
 
 
 SEATS = pl.DataFrame(
@@ -70,8 +67,13 @@ def test_length_distribution_and_summary():
     dist = feel.length_distribution(SEATS)
     assert dist["rounds"].to_list() == [4, 5, 6]
     assert dist["share"].to_list() == pytest.approx([1 / 3] * 3)
-    summary = dict(zip(*feel.summary(SEATS).select("metric", "value").to_dict(as_series=False).values()))
+    table = feel.summary(SEATS)
+    summary = dict(zip(*table.select("metric", "value").to_dict(as_series=False).values()))
     assert summary["tie rate"] == pytest.approx(1 / 3)
+    tie = table.filter(pl.col("metric") == "tie rate").row(0, named=True)
+    assert (tie["low"], tie["high"]) == pytest.approx(tuple(stats.binomtest(1, 3).proportion_ci(method="wilson")))
+    rounds = table.filter(pl.col("metric") == "mean rounds").row(0, named=True)
+    assert (rounds["low"], rounds["high"]) == pytest.approx(stats.t.interval(0.95, 2, loc=5.0, scale=1 / 3 ** 0.5))
     assert summary["mean margin of victory"] == pytest.approx(7 / 3)
     assert summary["mean rounds"] == pytest.approx(5.0)
     assert "mean lead changes" not in summary

@@ -6,7 +6,9 @@ import pytest
 from scipy import stats
 
 from analyses.intervals import mean_interval, wilson
-from analyses.seats import describe, equal_share_test, max_half_width, max_half_width_of_counts, seat_advantage
+from analyses.moments import SeatMoments
+from analyses.planning import max_half_width
+from analyses.seats import describe, equal_share_test, seat_advantage
 
 # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson score interval).
 NEWCOMBE = [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)]
@@ -58,12 +60,10 @@ def test_seat_advantage_and_plain_words():
     assert table["win_share"].to_list() == pytest.approx([0.30, 0.20, 0.25, 0.25])
     lo, hi = wilson(30, 100)
     assert describe(table.row(0, named=True)) == f"seat 0 wins 30.0% ± {100 * (hi - lo) / 2:.1f}% against 25.0% expected"
-    assert max_half_width(seats) == pytest.approx(max((h - l) / 2 for l, h in
-                                                      (wilson(w, 100) for w in (30, 20, 25, 25))))
 
 
-def test_max_half_width_of_counts():
+def test_max_half_width_is_the_widest_wilson_half_width():
     lo, hi = stats.binomtest(500, 1000).proportion_ci(method="wilson")
-    assert max_half_width_of_counts([(250, 1000), (500, 1000)]) == pytest.approx((hi - lo) / 2)
-    assert max_half_width_of_counts([]) == float("inf")
-    assert max_half_width_of_counts([(0, 0)]) == float("inf")
+    counts = np.array([250.0, 500.0, 250.0])
+    assert max_half_width(SeatMoments(1000, counts, np.diag(counts))) == pytest.approx((hi - lo) / 2)
+    assert max_half_width(SeatMoments.empty(3)) == float("inf")

@@ -1,9 +1,11 @@
 """Grid files: checking, the cartesian product, and the pick of the best configuration."""
 
+import numpy as np
 import polars as pl
 import pytest
 
 from analyses import sweep
+from analyses.moments import SeatMoments
 
 GRID = {"players": 4, "games": 100, "strategies": ["greedy"],
         "setup": {"players": {"4": {"remove": [4, 6], "remove_values": [[], [12]]}}},
@@ -33,10 +35,60 @@ def test_bad_grids_name_the_key(grid, message):
         sweep.read_grid(grid)
 
 
-def test_best_skips_unplayable_and_uses_the_last_stage():
-    summary = pl.DataFrame({"config": [0, 1, 2, 1], "stage": [0, 0, 0, 1], "max_edge": [0.01, 0.02, None, 0.03],
-                            "unplayable": [None, None, "deck runs out", None]})
-    assert sweep.best(summary)["config"] == 1
-    assert sweep.best(summary.drop("stage").head(3))["config"] == 0
+def test_best_skips_unplayable_and_uses_the_confirmation_games():
+    summary = pl.DataFrame({"config": [0, 1, 2, 1, 0], "phase": ["race", "race", "race", "confirm", "confirm"],
+                            "max_edge": [0.01, 0.02, None, 0.03, 0.025], "best": [None, None, None, False, True],
+                            "unplayable": [None, None, "deck runs out", None, None]})
+    assert sweep.best(summary)["config"] == 0 and sweep.best(summary)["phase"] == "confirm"
+    assert sweep.standing(summary)["config"].to_list() == [0, 1]
+    assert sweep.best(summary.head(3).drop("best"))["config"] == 0
     with pytest.raises(sweep.GridError):
         sweep.best(summary.filter(pl.col("config") == 2))
+
+
+P = 4
+
+
+def fake_play(rng, edges):
+    """``play`` for ``sweep.race``: configuration c's seat shares are 1/4 + edges[c] (shares); every call
+    plays fresh independent games (multinomial counts), as a fresh seed does."""
+    def play(config, games, phase):
+        counts = rng.multinomial(games, 0.25 + edges[config]).astype(float)
+        return SeatMoments(games, counts, np.diag(counts))
+    return play
+
+
+def run_races(edges, reps, games, seed):
+    """The confirmed winner of ``reps`` races: (config, reported estimate, low, high, race estimate)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(reps):
+        stages, confirm, best = sweep.race(fake_play(rng, edges), list(range(len(edges))), games, max_stages=3)
+        race_estimate = stages[-1][best][1] if best in stages[-1] else np.nan
+        out.append((best, *confirm[best][1:], race_estimate))
+    return np.array(out, dtype=float)
+
+
+def spread(edge):
+    """Seat edges (shares) with the first seat at ``edge`` points and the others sharing the loss."""
+    return np.array([edge, -edge / 3, -edge / 3, -edge / 3]) / 100
+
+
+def test_race_reports_the_winner_from_fresh_games():
+    # every configuration has a true largest edge of 1.0 point: the race's own estimate of its pick is
+    # biased low (it picked the luckiest), the confirmation's is not, and its interval covers 1.0
+    edges = [spread(1.0)] * 6
+    result = run_races(edges, 1200, 4000, seed=11)
+    best, estimate, low, high, race_estimate = result.T
+    assert ((low <= 0.01) & (0.01 <= high)).mean() >= 0.95 - 0.02
+    assert abs(estimate.mean() - 0.01) < 0.0005
+    assert np.nanmean(race_estimate) < estimate.mean() - 0.001
+
+
+def test_race_finds_the_best_of_spread_out_configurations():
+    edges = [spread(e) for e in (0.0, 1.5, 3.0, 4.5, 6.0)]
+    result = run_races(edges, 500, 4000, seed=12)
+    best, estimate, low, high, _ = result.T
+    assert (best == 0).mean() > 0.95
+    truth = np.array([np.abs(edges[int(b)]).max() for b in best])
+    assert ((low <= truth) & (truth <= high)).mean() >= 0.95 - 0.02

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from playtest import api
 from playtest.cli import cli
+from simulator.core import output
 from simulator.core.batch import LocalChunks, RunError, StrategyFailure, run_batch, trace_one
 
 FAULTY = Path(__file__).with_name("faulty_strategy.py")
@@ -84,18 +85,20 @@ def test_output_inside_a_regular_file_is_refused_cleanly(tmp_path):
 
 
 def test_full_disk_names_the_directory_removes_the_temp_file_and_keeps_finished_chunks(tmp_path, monkeypatch):
-    real_write = pl.DataFrame.write_parquet
+    real_open = open
     calls = []
 
-    def write_until_the_disk_fills(frame, path, **options):
-        calls.append(path)
-        if len(calls) == 2:
-            with open(path, "wb") as half:
-                half.write(b"PAR1 half a chunk")
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_write(frame, path, **options)
+    def open_until_the_disk_fills(path, mode="r", *args, **kwargs):
+        f = real_open(path, mode, *args, **kwargs)
+        if "w" in mode:
+            calls.append(Path(path))
+            if len(calls) == 2:
+                f.write(b"PAR1 half a chunk")
+                f.close()
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return f
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", write_until_the_disk_fills)
+    monkeypatch.setattr(output, "open", open_until_the_disk_fills, raising=False)
     out = tmp_path / "run"
     with pytest.raises(RunError) as failure:
         api.simulate("forks", games=3000, chunk_size=1000, seed=1, out=out)

@@ -1,8 +1,9 @@
 """Strategy files and parameter vectors in plain language: every mistake is one `error:` line naming the file
 (or the strategy) and what to fix, exit code 2, nothing written; numba's own text only with --verbose.
 
-None of these tests compiles a kernel: each mistake is caught before (the decision function alone is
-compiled for the typing and return checks).
+Each mistake is caught before a kernel is compiled (the decision function alone is compiled for the
+typing and return checks); only a strategy that raises needs the kernels, the same ones as the fault tests
+(tests/core/test_core_faults.py), cached for the session.
 """
 
 import re
@@ -81,6 +82,11 @@ LOAD_MISTAKES = {
                            ["PARAMS must be a list of numbers, got '2' at position 1"]),
     "PARAMS a number": (f'NAME = "mine"\nPARAMS = 0.5\ndef decide({FORKS_ARGS}):\n{GOOD_BODY}',
                         ["PARAMS must be a list of numbers, got 0.5"]),
+    "numpy's global generator": (f'import numpy as np\nNAME = "mine"\ndef decide({FORKS_ARGS}):\n'
+                                 f'    return np.random.randint(n_options)\n', [", line 4: uses a global random"]),
+    "Python's random module": (f'NAME = "mine"\nfrom random import randrange\ndef decide({FORKS_ARGS}):\n'
+                               f'    return randrange(n_options)\n', [", line 2: uses a global random generator",
+                                                                     "simulator.core.rng.randint(rng"]),
     "NAME of a built-in": (f'NAME = "greedy"\ndef decide({FORKS_ARGS}):\n{GOOD_BODY}',
                            ["NAME 'greedy' is already a built-in strategy of Forks", "choose another NAME"]),
 }
@@ -164,6 +170,17 @@ def test_verbose_adds_numbas_full_message_to_a_typing_error(tmp_path):
     assert first.startswith(f"error: strategy file {path}, line 4: decide does not compile")
     assert any(line.startswith("Failed in nopython mode pipeline") for line in rest)
     assert any(line.startswith("File ") and line.endswith(f'{path.name}", line 4:') for line in rest)
+
+
+def test_a_strategy_raising_at_its_first_call_is_one_line_and_nothing_is_written(tmp_path):
+    faulty = Path(__file__).with_name("faulty_strategy.py")  # raises in game 0 of seed 2
+    out = tmp_path / "run"
+    result = invoke("simulate", "forks", "--games", 100, "--seed", 2, "--strategy-file", faulty, "-s", "faulty",
+                    "-s", "random", "-s", "random", "-s", "random", "--out", out)
+    assert result.exit_code == 2
+    assert result.output == "error: strategy 'faulty' raised ValueError: no card to play in game 0 of the run " \
+                            "with seed 2\n"
+    assert not out.exists()
 
 
 # --- parameter vectors ---------------------------------------------------------------------------------------

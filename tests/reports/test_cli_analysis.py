@@ -22,7 +22,18 @@ def test_report_command_prints_the_path(cli, study, tmp_path):
     result = CliRunner().invoke(cli, ["report", str(study["plain"]), "--out", str(out), "--format", "md"])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == str(out)
-    assert (tmp_path / "r-data" / "plain-seat-advantage.png").is_file()
+    assert (tmp_path / "r-data" / "plain-seat-edges.png").is_file()
+
+
+def test_report_command_takes_the_verdict_margin(cli, study, tmp_path):
+    out = tmp_path / "r.md"
+    result = CliRunner().invoke(cli, ["report", str(study["plain"]), "--out", str(out), "--format", "md",
+                                      "--margin", "7.5"])
+    assert result.exit_code == 0, result.output
+    verdict = next(line for line in out.read_text().splitlines() if line.startswith("> **"))
+    assert "±7.5 points" in verdict
+    bad = CliRunner().invoke(cli, ["report", str(study["plain"]), "--out", str(tmp_path / "x.md"), "--margin", "0"])
+    assert bad.exit_code == 2 and not (tmp_path / "x.md").exists()
 
 
 def test_sweep_command_search_mode(cli, tmp_path):

@@ -1,0 +1,321 @@
+"""The balance verdict: is every seat's edge within a designer's margin?
+
+A seat's *edge* is its win share minus the fair share ``1/players`` (shared
+wins count 1/k). The verdict tests every seat at once against the margin
+``M`` (percentage points, default 1.0) with simultaneous 95% intervals
+(Bonferroni over the seats, t quantile on the units, variance from the spread
+of the units themselves, so shared wins are accounted for):
+
+- ``balanced``: every seat's interval lies inside ``(-M, +M)``. Read as an
+  equivalence test (two one-sided tests per seat, Bonferroni-corrected), it
+  declares a game balanced at most 5% of the time when some seat's true edge
+  is at or beyond the margin;
+- ``unbalanced``: some seat's interval lies wholly beyond ``+M`` or ``-M``;
+- ``inconclusive``: neither; ``games_needed`` says roughly how many games in
+  all would settle it if the shares stay where they are;
+- ``unfinished``: most games did not finish (a ``finished`` column), so no
+  seat table is meaningful.
+
+The unit of inference is the deal (``analyses.moments``): with rotated seats
+the rotations of a deal are one unit. When seats hold different strategies
+and are not rotated, the edges belong to lineups (seat and strategy
+together), and the verdict says so. A chi-square (Wald) test of equal shares
+with the same unit-level covariance is kept as a secondary line.
+
+Use ``seat_verdict(frame, margin)`` on a run's rows, or ``decide(moments,
+margin)`` on ``SeatMoments``; the ``Verdict`` it returns has ``sentence()``
+(the one quotable sentence), ``lines()`` (what the terminal prints) and
+``to_dict()`` (the ``--json`` fields).
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from scipy import special
+
+from analyses.moments import is_rotated, seat_moments
+from analyses import planning
+from analyses.frames import as_lazy
+
+DEFAULT_MARGIN = 1.0  # percentage points of win share
+UNFINISHED_MAJORITY = 0.5  # more unfinished games than this share: the verdict is "unfinished"
+
+
+@dataclass(frozen=True)
+class SeatEdge:
+    """One seat's edge (win share minus fair share) with its simultaneous interval, in points."""
+
+    seat: int
+    strategy: str
+    share: float
+    edge: float
+    lo: float
+    hi: float
+
+    def to_dict(self):
+        return {"seat": self.seat, "strategy": self.strategy, "share": self.share, "edge": self.edge,
+                "lo": self.lo, "hi": self.hi}
+
+
+@dataclass(frozen=True)
+class SeatTest:
+    """Wald chi-square test of equal seat shares (unit-level covariance)."""
+
+    statistic: float
+    df: int
+    p: float
+
+    def to_dict(self):
+        return {"statistic": self.statistic, "df": self.df, "p": self.p}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A balance verdict and everything needed to quote it.
+
+    ``kind``: "balanced" | "unbalanced" | "inconclusive" | "unfinished".
+    Edges, intervals and the margin are in percentage points of win share.
+    ``subject`` is "seats" or "lineups" (strategies differ by seat, seats not
+    rotated). ``games_needed`` (inconclusive only) is the rough total number of
+    games that would settle the verdict; ``deals`` and ``rotations`` describe
+    the unit of inference; ``unfinished`` counts games left out.
+    """
+
+    kind: str
+    margin: float
+    confidence: float
+    subject: str
+    players: int
+    games: int
+    deals: int
+    rotations: int
+    edges: tuple
+    largest: SeatEdge | None
+    seat_test: SeatTest | None
+    games_needed: int | None
+    unfinished: int = 0
+    unfinished_reason: str = "did not finish"
+
+    @property
+    def tested(self):
+        """What the verdict tested, in words."""
+        what = "every seat's edge (win share minus fair share)" if self.subject == "seats" else \
+            "every lineup's edge (a seat together with the strategy in it, against the fair share)"
+        unit = f"deals ({self.rotations} rotations each) as the unit" if self.rotations > 1 else "games as the unit"
+        return (f"{what} against ±{points(self.margin)} points, with simultaneous {round(100 * self.confidence)}% "
+                f"intervals over {self.players} seats (Bonferroni), {unit}")
+
+    @property
+    def cannot_tell(self):
+        """What the verdict cannot tell, in words."""
+        if self.subject == "lineups":
+            return ("seat advantage apart from strategy strength: the seats hold different strategies; use "
+                    "--rotate-seats or `playtest tournament` to measure seat advantage under mixed strategies")
+        return ("whether the game is balanced for other strategies, player counts or setups than the ones "
+                "played, or for edges smaller than the margin")
+
+    def counts(self):
+        """"N games", or "N deals × R rotations = M games" when the deal is the unit."""
+        if self.rotations > 1:
+            return f"{self.deals:,} deals × {self.rotations} rotations = {self.games:,} games"
+        return f"{self.games:,} game{'s' if self.games != 1 else ''}"
+
+    def unfinished_line(self):
+        """The first line of the output when games were left out (else None)."""
+        if not self.unfinished:
+            return None
+        total = self.games + self.unfinished
+        return f"{self.unfinished:,} of {total:,} games {self.unfinished_reason} and are left out"
+
+    def sentence(self):
+        """The one quotable sentence of the verdict."""
+        who = "seat" if self.subject == "seats" else "lineup"
+        if self.kind == "unfinished":
+            return (f"Not a balance question: {self.unfinished:,} of {self.games + self.unfinished:,} games "
+                    f"{self.unfinished_reason}, so no seat table is shown.")
+        big = self.largest
+        if big is None:
+            return f"Inconclusive: {self.counts()} are too few to estimate any edge."
+        where = f"{who} {big.seat}" + (f" ({big.strategy})" if self.subject == "lineups" else "")
+        interval = f"{big.edge:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
+        if self.kind == "balanced":
+            return (f"Balanced within ±{points(self.margin)} points: every {who}'s edge lies inside the margin with "
+                    f"{round(100 * self.confidence)}% simultaneous confidence (largest: {where}, {interval}; "
+                    f"{self.counts()}).")
+        if self.kind == "unbalanced":
+            return (f"Unbalanced: {where} has an edge of {interval}, beyond ±{points(self.margin)} points with "
+                    f"{round(100 * self.confidence)}% simultaneous confidence ({self.counts()}).")
+        need = f"about {self.games_needed:,} games in all would likely settle it" if self.games_needed else \
+            "the largest edge sits at the margin, so no affordable number of games settles it"
+        return (f"Inconclusive at ±{points(self.margin)} points: the largest edge is {where}, {interval}, which "
+                f"straddles the margin; {need} ({self.counts()}).")
+
+    def lines(self):
+        """The lines the terminal prints: unfinished games, the sentence, the chi-square, the caveats."""
+        out = [line for line in [self.unfinished_line()] if line]
+        out.append(self.sentence())
+        if self.kind == "unfinished":
+            return out
+        if self.seat_test is not None and not math.isnan(self.seat_test.p):
+            p = self.seat_test.p
+            p_text = f"p = {p:.3g}" if p > 0 else "p < 1e-300"
+            out.append(f"  chi-square test of equal shares (any difference, however small): "
+                       f"chi2 = {self.seat_test.statistic:.2f}, {self.seat_test.df} df, {p_text}")
+        out.append(f"  tested: {self.tested}")
+        out.append(f"  cannot tell: {self.cannot_tell}")
+        return out
+
+    def to_dict(self):
+        """The ``--json`` fields: verdict, margin, largest_edge, seat_test, games_needed and the rest."""
+        return {
+            "verdict": self.kind, "sentence": self.sentence(), "margin": self.margin,
+            "units": "percentage points of win share", "confidence": self.confidence, "subject": self.subject,
+            "largest_edge": self.largest.to_dict() if self.largest else None,
+            "seat_test": self.seat_test.to_dict() if self.seat_test else None,
+            "games_needed": self.games_needed, "games": self.games, "deals": self.deals,
+            "rotations": self.rotations, "unfinished": self.unfinished, "tested": self.tested,
+            "cannot_tell": self.cannot_tell, "edges": [e.to_dict() for e in self.edges],
+        }
+
+
+def points(value):
+    """A margin in points as the designer wrote it: 1.0 stays "1.0", 0.25 stays "0.25"."""
+    return f"{value:.1f}" if round(value, 1) == value else f"{value:g}"
+
+
+def critical_value(players, units, confidence=0.95):
+    """The simultaneous two-sided critical value over ``players`` seats: t quantile at 1 - alpha/(2 players)."""
+    alpha = 1 - confidence
+    return float(special.stdtrit(max(units - 1, 1), 1 - alpha / (2 * players)))
+
+
+def simultaneous_edges(moments, confidence=0.95):
+    """``(edge, lo, hi)`` arrays (shares, not points): each seat's edge and its simultaneous interval."""
+    edge = moments.mean - 1.0 / moments.players
+    half = critical_value(moments.players, moments.n, confidence) * moments.se
+    return edge, edge - half, edge + half
+
+
+def wald_test(moments):
+    """Wald chi-square test that every seat's share is the fair share, with the unit-level covariance.
+
+    Shares sum to one, so the last seat is dropped (df = players - 1). On
+    batched moments returns ``(statistic, p)`` arrays; on one run a
+    ``SeatTest``, where a singular covariance uses its pseudo-inverse and rank.
+    """
+    df = moments.players - 1
+    if moments.n < 2:
+        return SeatTest(float("nan"), df, float("nan"))
+    edge = (moments.mean - 1.0 / moments.players)[..., :-1]
+    cov = moments.cov[..., :-1, :-1] / moments.n
+    if edge.ndim > 1:
+        stat = np.einsum("...i,...i->...", edge, np.linalg.solve(cov, edge[..., None])[..., 0])
+        return stat, special.chdtrc(df, stat)
+    rank = int(np.linalg.matrix_rank(cov)) if np.isfinite(cov).all() else 0
+    if rank == 0:
+        fair = bool(np.allclose(edge, 0))
+        return SeatTest(0.0 if fair else float("inf"), df, 1.0 if fair else 0.0)
+    stat = float(edge @ np.linalg.pinv(cov) @ edge)
+    return SeatTest(stat, rank, float(special.chdtrc(rank, stat)))
+
+
+def kinds(lo, hi, margin):
+    """The verdict of simultaneous intervals ``lo``, ``hi`` (shares, seats on the last axis) at ``margin``
+    (a share): "unbalanced" if some interval lies beyond it, "balanced" if all lie inside, else
+    "inconclusive". Works on batches."""
+    beyond = ((lo > margin) | (hi < -margin)).any(axis=-1)
+    inside = ((lo > -margin) & (hi < margin)).all(axis=-1)
+    return np.where(beyond, "unbalanced", np.where(inside, "balanced", "inconclusive"))
+
+
+def units_to_settle(moments, margin, confidence=0.95, power=0.8):
+    """Roughly how many units would settle an inconclusive verdict, taking the estimated edges as true.
+
+    ``analyses.planning``: the units for "balanced" with probability ``power``
+    when every estimated edge is inside the margin, else the fewest units for
+    some seat beyond it to read "unbalanced". None when no edge is far enough
+    from the margin for a finite answer.
+    """
+    edge = 100 * (moments.mean - 1.0 / moments.players)
+    sd = np.sqrt(np.clip(np.diag(moments.cov), 1e-12, None))
+    try:
+        if (np.abs(edge) < margin).all():
+            return planning.games_for_verdict(margin, moments.players, edge, power, confidence, sd)
+        return min(planning.units_to_show_beyond(e, s, margin, moments.players, power, confidence)
+                   for e, s in zip(edge, sd) if abs(e) > margin)
+    except ValueError:
+        return None
+
+
+def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, subject="seats",
+           unfinished_reason="did not finish"):
+    """The ``Verdict`` of ``SeatMoments`` at ``margin`` percentage points.
+
+    ``strategies`` names the strategy per seat ("(rotated)" in a rotated run);
+    ``subject`` is "seats" or "lineups".
+    """
+    if margin <= 0:
+        raise ValueError(f"the margin must be positive (percentage points), got {margin}")
+    players = moments.players
+    strategies = list(strategies or ["?"] * players)
+    common = dict(margin=float(margin), confidence=confidence, subject=subject, players=players,
+                  games=moments.games, deals=moments.n, rotations=moments.rotations,
+                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason)
+    if moments.n < 2 or moments.unfinished > UNFINISHED_MAJORITY * (moments.games + moments.unfinished):
+        return Verdict("unfinished" if moments.unfinished else "inconclusive", edges=(), largest=None,
+                       seat_test=None, games_needed=None, **common)
+    m = margin / 100
+    edge, lo, hi = simultaneous_edges(moments, confidence)
+    edges = tuple(SeatEdge(s, str(strategies[s]), 100 * float(moments.mean[s]), 100 * float(edge[s]),
+                           100 * float(lo[s]), 100 * float(hi[s])) for s in range(players))
+    kind = str(kinds(lo, hi, m))
+    if kind == "unbalanced":
+        # the seat shown is the one furthest beyond the margin by its near bound
+        beyond = (lo > m) | (hi < -m)
+        worst = int(np.where(beyond, np.where(lo > m, lo - m, -m - hi), -np.inf).argmax())
+    else:
+        worst = int(np.abs(edge).argmax())
+    needed = None
+    if kind == "inconclusive":
+        units = units_to_settle(moments, margin, confidence)
+        needed = None if units is None else units * moments.rotations
+    return Verdict(kind, edges=edges, largest=edges[worst], seat_test=wald_test(moments), games_needed=needed,
+                   **common)
+
+
+def lineup(seats):
+    """``(strategy per seat, subject)``: "(rotated)" for seats several strategies played; the subject is
+    "lineups" when unrotated seats hold different strategies, else "seats"."""
+    seats = as_lazy(seats)
+    table = (seats.group_by("seat", pl.col("strategy").cast(pl.String)).agg(pl.len())
+             .group_by("seat").agg(pl.col("strategy").sort().first(), pl.len().alias("kinds"))
+             .sort("seat").collect(engine="streaming"))
+    rotated = is_rotated(seats)
+    names = [s if k == 1 else "(rotated)" for s, k in zip(table["strategy"], table["kinds"])]
+    subject = "lineups" if not rotated and len(set(names)) > 1 else "seats"
+    return names, subject
+
+
+def unfinished_reason(manifest):
+    """Why games did not finish, from the run's setup table where it says so (a ``max_rounds`` cap)."""
+    def find(table):
+        for key, value in (table or {}).items():
+            if key == "max_rounds" and isinstance(value, int):
+                return value
+            if isinstance(value, dict) and (found := find(value)) is not None:
+                return found
+        return None
+
+    cap = find((manifest or {}).get("setup"))
+    return f"hit the {cap}-round cap" if cap is not None else "did not finish"
+
+
+def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
+    """The ``Verdict`` of a run's seat rows (polars, lazy or pandas) at ``margin`` percentage points.
+
+    ``manifest`` (optional) supplies the reason unfinished games stopped.
+    """
+    names, subject = lineup(seats)
+    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest))

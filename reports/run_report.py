@@ -1,0 +1,164 @@
+"""The report section of one run: the verdict first, then the figure that shows it, then details.
+
+Everything comes from ``analyses.seat_summary.seat_summary``, the same
+summary ``playtest simulate`` prints. The verdict is the balance verdict of
+``analyses.verdict`` (balanced within the margin / unbalanced / inconclusive
+/ unfinished) and the figure the seat edges with their simultaneous
+intervals. For a rotated run with several strategies the verdict first says
+which strategy is stronger and by how much on the same deals, and the first
+figure is their win shares against the fair share; for strategies in fixed
+seats it first names the one that won most, saying that seat and strategy
+are mixed.
+"""
+
+import polars as pl
+
+from analyses import feel, paired
+from analyses.runs import open_run
+from analyses.seat_summary import seat_summary
+from reports import figures
+from reports.section import Section, provenance, slug
+from reports.tables import Table, p_is, p_value, pct, pct_interval, points, points_interval, text
+
+
+def seat_table(table, tag):
+    """Win share per seat against the fair share, per-seat 95% intervals, mean score."""
+    return Table.of("Win share and mean score per seat (per-seat 95% intervals)", table, f"{tag}seats", {
+        "Seat": lambda r: str(r["seat"]),
+        "Strategy": lambda r: r["strategy"],
+        "Games": lambda r: text(r["games"]),
+        "Wins": lambda r: f"{r['wins']:,.1f}",
+        "Win share": lambda r: pct(r["win_share"]),
+        "95% interval": lambda r: pct_interval(r["win_lo"], r["win_hi"]),
+        "Fair share": lambda r: pct(r["expected_share"]),
+        "Edge (points)": lambda r: points(r["win_share"] - r["expected_share"]),
+        "Mean score": lambda r: f"{r['mean_score']:.2f}",
+        "Score 95% interval": lambda r: f"{r['score_lo']:.2f} to {r['score_hi']:.2f}",
+    })
+
+
+def strategy_sentence(strategies, differences):
+    """Which strategy is stronger on the same deals and by how much, in one sentence.
+
+    Compares the strategy with the highest paired win share with the runner-up
+    (``analyses.paired``: difference over deals, paired 95% interval).
+    """
+    shares = strategies.sort("mean", descending=True)
+    first, second = shares["strategy"][0], shares["strategy"][1]
+    row = differences.filter(((pl.col("a") == first) & (pl.col("b") == second))
+                             | ((pl.col("a") == second) & (pl.col("b") == first))).row(0, named=True)
+    sign = 1 if row["a"] == first else -1
+    d = sign * row["difference"]
+    lo, hi = sorted([sign * row["low"], sign * row["high"]])
+    if lo > 0:
+        return (f"{first} is the stronger strategy: on the same deals it wins {points(d, False)} points more "
+                f"of its games than {second} (95% interval {points_interval(lo, hi)}; {row['deals']:,} deals).")
+    return (f"{first} and {second} cannot be told apart: on the same deals {first} wins {points(d)} points "
+            f"more of its games (95% interval {points_interval(lo, hi)}, which includes 0; "
+            f"{row['deals']:,} deals).")
+
+
+def lineup_sentence(table):
+    """Which strategy won most in a lineup that was not rotated, saying that seat and strategy are mixed."""
+    top = table.sort("win_share", descending=True).row(0, named=True)
+    return (f"In this lineup {top['strategy']} (seat {top['seat']}) wins most: {pct(top['win_share'])} of the "
+            f"games ({pct_interval(top['win_lo'], top['win_hi'])}) against a fair share of "
+            f"{pct(top['expected_share'])}; without rotated seats its strength and its seat's cannot be told "
+            "apart.")
+
+
+def paired_section(seats, tag):
+    """Duplicate deals: seat and strategy effects with the deal's luck cancelled."""
+    by_seat = paired.effects(seats, by="seat")
+    by_strategy = paired.effects(seats, by="strategy")
+    columns = {
+        "Games": lambda r: text(r["games"]), "Deals": lambda r: text(r["deals"]),
+        "Win share": lambda r: pct(r["mean"]),
+        "95% interval (over deals)": lambda r: pct_interval(r["mean"] - r["half_paired"], r["mean"] + r["half_paired"]),
+        "Interval narrower than independent games by": lambda r: pct(r["narrower"], 0),
+    }
+    tables = [Table.of("Win share per seat on duplicate deals", by_seat, f"{tag}paired-seats",
+                       {"Seat": lambda r: str(r["seat"]), **columns}),
+              Table.of("Win share per strategy on duplicate deals", by_strategy, f"{tag}paired-strategies",
+                       {"Strategy": lambda r: r["strategy"], **columns})]
+    if by_strategy.height > 1:
+        tables.append(Table.of("Strategy against strategy on the same deals", paired.strategy_differences(seats),
+                               f"{tag}paired-differences", {
+                                   "Strategy": lambda r: r["a"], "Against": lambda r: r["b"],
+                                   "Deals": lambda r: text(r["deals"]),
+                                   "Difference in win share (points)": lambda r: points(r["difference"]),
+                                   "95% interval": lambda r: points_interval(r["low"], r["high"]),
+                                   "p (no difference)": lambda r: p_value(r["p_value"]),
+                                   "Worth independent games": lambda r: text(r["equivalent_games"]),
+                               }))
+    return Section("Duplicate deals (rotated seats)", "paired", tables=tables, text=[
+        "Every deal was played once per rotation of the strategies over the seats, so each estimate below "
+        "averages a deal's games before comparing deals; the deal's luck cancels out of the comparison."])
+
+
+FEEL_FORMAT = {"close games": lambda v: pct(v, 2), "tie rate": lambda v: pct(v, 2), "games": text}
+
+
+def feel_section(seats, tag, by):
+    """Score distributions per seat or per strategy (``by``), game length (in words when every game lasts
+    the same) and the game-feel summary with its 95% intervals."""
+    dist = feel.length_distribution(seats)
+
+    def shown(metric, value):
+        return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
+    table = Table.of("Game feel (95% intervals)", feel.summary(seats), f"{tag}feel", {
+        "Measure": lambda r: r["metric"],
+        "Value": lambda r: shown(r["metric"], r["value"]),
+        "95% interval": lambda r: "" if r["low"] is None or r["low"] != r["low"] else
+        f"{shown(r['metric'], r['low'])} to {shown(r['metric'], r['high'])}",
+        "Note": lambda r: r["note"],
+    })
+    figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
+    length = figures.game_length(f"{tag}game-length", dist)
+    words = [] if length else [f"Every game lasted {dist['rounds'][0]} rounds."]
+    return Section("Game feel", "feel", figures=figs + [length] * bool(length), text=words, tables=[table])
+
+
+def run_title(manifest, seats, name):
+    """``"<game title>: N players, G games (D deals x R rotations) (<dir>)"``."""
+    played = len(seats) // max(1, seats["seat"].n_unique())
+    deals = f" ({seats['game'].n_unique():,} deals x {played // seats['game'].n_unique()} rotations)" \
+        if "rotation" in seats.columns else ""
+    return (f"{manifest.get('title', manifest.get('game', 'game'))}: {manifest.get('players')} players, "
+            f"{played:,} games{deals} ({name})")
+
+
+def run_section(path, margin):
+    """All sections for one run directory, the verdict at ``margin`` points first."""
+    run = open_run(path)
+    manifest, seats = run.manifest, run.seats
+    tag = f"{slug(run.name)}-"
+    summary = seat_summary(seats, manifest, margin=margin)
+    verdict = summary.verdict
+    sentences, figs = [verdict.sentence()], []
+    if verdict.edges:
+        edges = pl.DataFrame([e.to_dict() for e in verdict.edges])
+        figs.append(figures.seat_edges(f"{tag}seat-edges", edges, margin, "simultaneous 95% intervals"))
+    if summary.strategies is not None:
+        sentences.insert(0, strategy_sentence(summary.strategies, summary.differences))
+        shares = summary.strategies.with_columns(pl.col("mean").alias("win_share"),
+                                                 (pl.col("mean") - pl.col("half_paired")).alias("win_low"),
+                                                 (pl.col("mean") + pl.col("half_paired")).alias("win_high"))
+        figs.insert(0, figures.strategy_shares(f"{tag}strategy-shares", shares, 1 / verdict.players))
+    elif verdict.subject == "lineups":
+        sentences.insert(0, lineup_sentence(summary.table))
+    notes = [f"Tested: {verdict.tested}.", f"Cannot tell: {verdict.cannot_tell}."]
+    if verdict.seat_test is not None:
+        notes.append(f"Secondary: a chi-square test of equal shares (any difference at all, however small) "
+                     f"gives {p_is(verdict.seat_test.p)}.")
+    unfinished = verdict.unfinished_line()
+    if unfinished:
+        notes.insert(0, f"{unfinished[0].upper()}{unfinished[1:]}.")
+    details = [] if verdict.kind == "unfinished" else \
+        [Section("Seats in detail", "seats", tables=[seat_table(summary.table, tag)])]
+    if "rotation" in seats.columns:
+        details.append(paired_section(seats, tag))
+    by = "strategy" if summary.strategies is not None else "seat"
+    details += [feel_section(seats, tag, by), provenance(manifest, run.name)]
+    return Section(run_title(manifest, seats, run.name), "run", verdict=" ".join(sentences), figures=figs,
+                   text=notes, subsections=details)

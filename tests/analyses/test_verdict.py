@@ -1,0 +1,188 @@
+"""The balance verdict, checked by simulation with known truth (vectorised numpy, fixed seeds).
+
+Each check uses enough replications (2,000-4,000) that a departure of 0.02
+from the nominal rate is several standard errors wide.
+"""
+
+import numpy as np
+import polars as pl
+import pytest
+from synthetic_runs import rotated_frame
+
+from analyses import planning
+from analyses.moments import SeatMoments, seat_moments
+from analyses.verdict import decide, kinds, seat_verdict, simultaneous_edges, wald_test
+
+P = 4
+
+
+def multinomial_moments(rng, shares, games, reps):
+    """Batched moments of ``reps`` runs of independent games without ties (a win vector is one-hot)."""
+    counts = rng.multinomial(games, shares, size=reps).astype(float)
+    return SeatMoments(games, counts, counts[:, :, None] * np.eye(len(shares)))
+
+
+def games_with_ties(rng, shares, reps, games, tie_rate):
+    """Win vectors of independent games: the winner from ``shares``; in ``tie_rate`` of the games the
+    winner shares the top with a uniformly chosen other seat (half a win each)."""
+    winner = (rng.random((reps, games, 1)) > np.cumsum(shares)).sum(axis=2)
+    other = (winner + rng.integers(1, P, (reps, games))) % P
+    tie = rng.random((reps, games)) < tie_rate
+    w = np.zeros((reps, games, P))
+    np.put_along_axis(w, winner[..., None], np.where(tie, 0.5, 1.0)[..., None], axis=2)
+    np.put_along_axis(w, other[..., None], np.where(tie, 0.5, 0.0)[..., None], axis=2)
+    truth = (1 - tie_rate) * shares + tie_rate * (0.5 * shares + 0.5 * (1 - shares) / (P - 1))
+    return w, truth - 1 / P
+
+
+def covered(moments, truth):
+    """Share of replications whose simultaneous intervals cover every seat's true edge."""
+    _, lo, hi = simultaneous_edges(moments)
+    return float(((lo <= truth) & (truth <= hi)).all(axis=-1).mean())
+
+
+def verdicts(moments, margin):
+    _, lo, hi = simultaneous_edges(moments)
+    return kinds(lo, hi, margin / 100)
+
+
+def rejection_rate(moments):
+    return float((wald_test(moments)[1] < 0.05).mean())
+
+
+def test_simultaneous_intervals_cover_with_ties():
+    rng = np.random.default_rng(1)
+    w, truth = games_with_ties(rng, np.array([0.28, 0.25, 0.24, 0.23]), 3000, 600, 0.15)
+    assert covered(SeatMoments.of_units(w), truth) == pytest.approx(0.95, abs=0.02)
+
+
+def test_chi_square_size_with_equal_seats_and_ties():
+    rng = np.random.default_rng(2)
+    w, _ = games_with_ties(rng, np.full(P, 0.25), 3000, 600, 0.15)
+    assert rejection_rate(SeatMoments.of_units(w)) == pytest.approx(0.05, abs=0.02)
+
+
+def test_equivalence_test_at_the_margin_rarely_says_balanced():
+    # seat 0's true edge is exactly the margin (1 point); the others share the loss
+    rng = np.random.default_rng(3)
+    moments = multinomial_moments(rng, np.array([0.26, 0.25 - 0.01 / 3, 0.25 - 0.01 / 3, 0.25 - 0.01 / 3]),
+                                  60_000, 4000)
+    said = verdicts(moments, 1.0)
+    assert (said == "balanced").mean() <= 0.05
+    assert (said == "unbalanced").mean() <= 0.05
+    assert (said == "inconclusive").mean() > 0.9
+
+
+def test_balanced_game_reads_balanced_at_the_planned_size():
+    n = planning.games_for_verdict(1.0, P)
+    rng = np.random.default_rng(4)
+    balanced = (verdicts(multinomial_moments(rng, np.full(P, 0.25), n, 3000), 1.0) == "balanced").mean()
+    assert balanced >= 0.8 - 0.02
+    # and the plan is not wasteful: two thirds of the games fall short of the power
+    fewer = (verdicts(multinomial_moments(rng, np.full(P, 0.25), 2 * n // 3, 3000), 1.0) == "balanced").mean()
+    assert fewer < 0.8
+
+
+def test_real_edge_reads_unbalanced_and_names_the_seat():
+    rng = np.random.default_rng(5)
+    counts = rng.multinomial(100_000, [0.28, 0.24, 0.24, 0.24], size=50).astype(float)
+    said = [decide(SeatMoments(100_000, c, np.diag(c)), 1.0) for c in counts]
+    assert all(v.kind == "unbalanced" and v.largest.seat == 0 for v in said)
+    v = said[0]
+    assert v.largest.lo > 1.0 and v.largest.lo < v.largest.edge < v.largest.hi
+    assert "Unbalanced: seat 0 has an edge of +3" in v.sentence()
+    assert v.to_dict()["verdict"] == "unbalanced" and v.to_dict()["largest_edge"]["seat"] == 0
+
+
+def test_games_needed_settles_an_inconclusive_verdict():
+    rng = np.random.default_rng(6)
+    shares = np.full(P, 0.25)
+    c = rng.multinomial(3000, shares).astype(float)
+    first = decide(SeatMoments(3000, c, np.diag(c)), 1.0)
+    assert first.kind == "inconclusive" and first.games_needed > 3000
+    later = verdicts(multinomial_moments(rng, shares, first.games_needed, 2000), 1.0)
+    # planned from one run's estimates (power 0.8 if they were the truth): it settles the verdict
+    assert (later == "balanced").mean() > 0.5
+
+
+def deal_units(rng, reps, deals, q, luck, strength, copies):
+    """Rotated runs: a deal's cards favour seat F (drawn from ``q``); in each of the P rotations the
+    favoured seat wins with probability ``luck``, else the seat holding a strategy drawn from
+    ``strength`` (strategy k sits at seat (k - r) mod P in rotation r). ``copies``: every rotation is the
+    same game (identical strategies). Returns the deal averages and the true seat edges."""
+    favoured = (rng.random((reps, deals, 1)) > np.cumsum(q)).sum(axis=2)
+    rotations = 1 if copies else P
+    by_luck = rng.random((reps, deals, rotations)) < luck
+    strategy = (rng.random((reps, deals, rotations, 1)) > np.cumsum(strength)).sum(axis=3)
+    seat_of_strategy = (strategy - np.arange(rotations)) % P
+    winner = np.where(by_luck, favoured[..., None], seat_of_strategy)
+    units = (winner[..., None] == np.arange(P)).mean(axis=2)
+    return units, luck * (np.asarray(q) - 1 / P)
+
+
+@pytest.mark.parametrize("copies, strength", [(True, [0.25] * 4), (False, [0.55, 0.15, 0.15, 0.15])],
+                         ids=["identical-strategies", "mixed-strategies"])
+def test_rotated_verdict_clusters_by_deal(copies, strength):
+    rng = np.random.default_rng(7)
+    q = [0.31, 0.23, 0.23, 0.23]
+    units, truth = deal_units(rng, 2500, 400, q, 0.6, strength, copies)
+    moments = SeatMoments.of_units(units, rotations=P)
+    assert covered(moments, truth) == pytest.approx(0.95, abs=0.02)
+    # with equal seats the chi-square keeps its size
+    units, _ = deal_units(rng, 2500, 400, [0.25] * 4, 0.6, strength, copies)
+    assert rejection_rate(SeatMoments.of_units(units, P)) == pytest.approx(0.05, abs=0.02)
+
+
+def test_seat_test_plan_reaches_its_power():
+    n = planning.games_for_seat_test(1.0, P)
+    rng = np.random.default_rng(8)
+    shares = np.array([0.26, 0.25 - 0.01 / 3, 0.25 - 0.01 / 3, 0.25 - 0.01 / 3])
+    assert rejection_rate(multinomial_moments(rng, shares, n, 4000)) == pytest.approx(0.8, abs=0.02)
+
+
+def test_until_ci_stop_rule_keeps_coverage():
+    # chunks of 400 games until every seat's 95% half-width is below 2 points (at most 40 chunks); then
+    # each seat's interval should still cover its true share 95% of the time
+    rng = np.random.default_rng(9)
+    shares = np.array([0.40, 0.30, 0.20, 0.10])
+    counts = rng.multinomial(400, shares, size=(2000, 40)).astype(float).cumsum(axis=1)
+    running = np.ones(2000, bool)
+    hits = []
+    for chunk in range(40):
+        m = SeatMoments(400 * (chunk + 1), counts[:, chunk], counts[:, chunk, :, None] * np.eye(P))
+        half = planning.half_widths(m)
+        stop = running & (half.max(axis=1) < 0.02)
+        hits.append((np.abs(m.mean - shares) <= half)[stop])
+        running &= ~stop
+    assert not running.any()  # the target was reachable
+    assert np.concatenate(hits).mean() == pytest.approx(0.95, abs=0.02)
+
+
+def test_seat_moments_average_rotations_within_a_deal():
+    seats = rotated_frame(deals=300, strategies=("A", "B", "C"))
+    m = seat_moments(seats)
+    deals = (seats.group_by("game", "seat").agg(pl.col("win").mean()).sort("game", "seat")["win"]
+             .to_numpy().reshape(-1, 3))
+    assert (m.n, m.rotations, m.games) == (300, 3, 900)
+    assert m.total == pytest.approx(deals.sum(axis=0))
+    assert m.cross == pytest.approx(deals.T @ deals)
+    chunks = seat_moments(seats.filter(pl.col("game") < 100)) + seat_moments(seats.filter(pl.col("game") >= 100))
+    assert chunks.cross == pytest.approx(m.cross)
+
+
+def test_unfinished_games_are_left_out_and_said():
+    seats = rotated_frame(deals=200, strategies=("A", "B", "C")).filter(pl.col("rotation") == 0).drop("rotation")
+    marked = seats.with_columns((pl.col("game") >= 10).cast(pl.Int8).alias("finished"))
+    verdict = seat_verdict(marked, manifest={"setup": {"rules": {"max_rounds": 200}}})
+    assert verdict.unfinished == 10 and verdict.games == 190
+    assert verdict.unfinished_line() == "10 of 200 games hit the 200-round cap and are left out"
+    mostly = seat_verdict(seats.with_columns((pl.col("game") < 10).alias("finished")))
+    assert mostly.kind == "unfinished"
+    assert mostly.sentence().startswith("Not a balance question: 190 of 200 games did not finish")
+
+
+def test_mixed_lineup_speaks_of_lineups():
+    seats = rotated_frame(deals=200, strategies=("A", "B", "C")).filter(pl.col("rotation") == 0)
+    verdict = seat_verdict(seats.drop("rotation"))
+    assert verdict.subject == "lineups"
+    assert "--rotate-seats" in verdict.cannot_tell and "lineup" in verdict.sentence()
