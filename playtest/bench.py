@@ -14,7 +14,13 @@ For each game at its benchmark configuration (``random`` in every seat):
   otherwise), its ratio to the kernel alone on all threads (measured in the
   same run, so a loaded machine slows both) and the peak resident memory;
 * for the first game, the parquet encodings considered for chunk files:
-  seconds to encode one chunk and bytes per game.
+  seconds to encode one chunk and bytes per game;
+* the search player: iterations per second (one iteration: copy the state,
+  determinize it, descend the tree, expand, roll out to the end of the
+  game, back up) on 1 thread and on all, from mid-game states of random
+  games; the cost of one ``copy_state`` and one ``determinize`` call
+  (in a compiled loop); and games per second of a table of ``mcts`` (default
+  budget) in every seat.
 
 The table is printed and written to ``bench/results.md`` with the machine.
 """
@@ -29,16 +35,25 @@ import tempfile
 import time
 from pathlib import Path
 
+import threading
+
 import numba
 import numpy as np
 
 from playtest import api
 from simulator import games as game_registry
 from simulator.core import output
+from simulator.core import search
 from simulator.core.batch import play_chunk
+from simulator.core.kernels import SEARCH_VERBS, bind
+from simulator.core.rng import seed_stream
+from simulator.core.state import is_terminal, to_move
+from strategies.games import strategy_set
+from strategies.search import DEFAULT_PARAMS
 
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
+SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
 ENCODINGS = {  # candidates for the chunk files; output.PARQUET_OPTIONS is the one chosen
     "zstd 3, all statistics (before)": {"compression": "zstd", "statistics": True},
     "zstd 1, min/max statistics (chosen)": output.PARQUET_OPTIONS,
@@ -118,6 +133,100 @@ def encoding_rates(spec, run_chunk, games):
     return rows
 
 
+SEARCH_ITERATIONS = 1000  # per decision, in the iteration-rate measurement
+
+
+def mid_game_states(g, cfg, params, count=32):
+    """``count`` states of random games of ``g``, each after a different number of random actions."""
+    engine, arrays, none = g.engine, cfg.arrays, np.empty(0, np.int64)
+    rng = np.random.default_rng(0)
+    actions = np.empty(engine.MAX_ACTIONS, np.int64)
+    states = []
+    game = 0
+    while len(states) < count:
+        state = engine.new_state(arrays, params)
+        engine.reset(state, arrays, 1, game, none, False)
+        for _ in range(game % 12):
+            engine.apply(state, arrays, int(actions[rng.integers(engine.legal_actions(state, arrays, actions))]),
+                         none, False)
+            if is_terminal(state):
+                break
+        if not is_terminal(state):
+            states.append(state)
+        game += 1
+    return states
+
+
+def time_verbs(state, other, arrays, seat, rng, n):
+    """Template: seconds per call of ``copy_state`` and of ``determinize`` over ``n`` calls each."""
+    with numba.objmode(t0="f8"):
+        t0 = time.perf_counter()
+    for _ in range(n):
+        copy_state(state, other)  # noqa: F821 (bound)
+    with numba.objmode(t1="f8"):
+        t1 = time.perf_counter()
+    for _ in range(n):
+        determinize(other, arrays, seat, rng)  # noqa: F821 (bound)
+    with numba.objmode(t2="f8"):
+        t2 = time.perf_counter()
+    return (t1 - t0) / n, (t2 - t1) / n
+
+
+def search_rates(name, threads):
+    """``(iterations/s on 1 thread, on ``threads``, ns per copy_state, ns per determinize)`` for one game."""
+    g = game_registry.get(name)
+    cfg = g.configure(g.default_players)
+    sset = strategy_set(name)
+    sids, params, _ = sset.seats([f"mcts@{SEARCH_ITERATIONS}"], cfg.players)
+    engine = g.engine
+    verbs = {v: getattr(engine, v) for v in SEARCH_VERBS}
+    verbs["choose"] = bind(engine.choose, cache=False, parallel=False, nrt=False, decide=sset.dispatch)
+    names = dict(verbs, SEARCH_SID=sset.search_sid)
+    allowed = bind(search.allowed_actions, cache=False, parallel=False, nrt=False, **names)
+    searcher = bind(search.search, cache=False, parallel=False, nrt=False, allowed_actions=allowed, **names)
+    new_search = bind(search.new_search, cache=False, parallel=False, **names)
+    states = mid_game_states(g, cfg, params)
+    outs = [(np.zeros(cfg.players, np.int32), np.zeros(cfg.players, np.int64),
+             np.zeros((cfg.players, max(1, len(g.seat_columns))), np.int32),
+             np.zeros(max(1, len(g.game_columns)), np.int32)) for _ in range(threads)]
+    bufs = [new_search(cfg.arrays, params, sids) for _ in range(threads)]
+
+    def work(k, todo):
+        for state in todo:
+            searcher(state, cfg.arrays, sids, params, bufs[k], *outs[k])
+
+    work(0, states[:1])  # compile
+    rates = []
+    for n in (1, threads):
+        parts = [[engine.new_state(cfg.arrays, params) for _ in states] for _ in range(n)]
+        for part in parts:
+            for src, dst in zip(states, part):
+                engine.copy_state(src, dst)
+        t = time.perf_counter()
+        pool = [threading.Thread(target=work, args=(k, parts[k])) for k in range(n)]
+        for th in pool:
+            th.start()
+        for th in pool:
+            th.join()
+        rates.append(n * len(states) * SEARCH_ITERATIONS / (time.perf_counter() - t))
+    timer = bind(time_verbs, cache=False, parallel=False, nrt=False, copy_state=engine.copy_state,
+                 determinize=engine.determinize)
+    rng = np.empty(4, np.uint64)
+    seed_stream(rng, 1, 0, 0)
+    other = engine.new_state(cfg.arrays, params)
+    copy_s, det_s = timer(states[0], other, cfg.arrays, int(to_move(states[0])), rng, 20_000)
+    return rates[0], rates[1], 1e9 * copy_s, 1e9 * det_s
+
+
+def mcts_table_rate(name, games):
+    """Games/s of ``mcts`` at its default budget in every seat, all threads (kernel and output)."""
+    g = game_registry.get(name)
+    api.simulate(name, games=2, strategies=["mcts@2"], seed=2)  # compile
+    t = time.perf_counter()
+    api.simulate(name, games=games, strategies=["mcts"], seed=3)
+    return games / (time.perf_counter() - t), g.default_players
+
+
 def machine():
     return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"numba {numba.__version__}")
@@ -129,7 +238,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
     ``games`` replaces the games per kernel measurement (and, times ten, the
     games of the end-to-end runs).
     """
-    rows, encodings = [], []
+    rows, encodings, searches = [], [], []
     threads = numba.config.NUMBA_NUM_THREADS
     with tempfile.TemporaryDirectory() as cold_cache:
         for name in game_registry.names():
@@ -151,6 +260,12 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                  f"games/s ({e2e / many:.2f}x the kernel)")
             if not encodings:
                 encodings = encoding_rates(spec, run_chunk, 100_000)
+            one_it, many_it, copy_ns, det_ns = search_rates(name, threads)
+            table_rate, _ = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
+            searches.append((name, one_it, many_it, copy_ns, det_ns, table_rate))
+            echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}; copy_state "
+                 f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {table_rate:.2f} games/s with mcts "
+                 f"({int(DEFAULT_PARAMS[0])} iterations) in every seat")
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n")
@@ -160,6 +275,8 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                   "peak RSS |\n|---|---|---|---|---|---|\n")
     e2e_body = "".join(f"| {r[0]} | {r[10]:,} | {r[11]:,.0f}/s | {r[3]:,.0f}/s | {r[12]:.2f}x | {r[13]:.0f} MB |\n"
                        for r in rows)
+    search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f} ns | {r[4]:,.0f} ns | "
+                          f"{r[5]:.2f}/s |\n" for r in searches)
     enc_body = "".join(f"| {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n" for name, sec, size in encodings)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
@@ -167,7 +284,13 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
             f"and write, after start-up), beside the kernel alone measured in the same run.\n\n{e2e_header}{e2e_body}\n"
             f"## Chunk encodings ({rows[0][0]}, one chunk of 100,000 games)\n\n| encoding | encode time | "
-            f"bytes per game |\n|---|---|---|\n{enc_body}")
+            f"bytes per game |\n|---|---|---|\n{enc_body}\n"
+            f"## Search player\n\nIterations per second of `mcts` (one iteration: copy, determinize, descend, "
+            f"expand, roll out to the end of the game, back up; {SEARCH_ITERATIONS} iterations per decision, from "
+            f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
+            f"games/s of a table with `mcts` at its default budget ({int(DEFAULT_PARAMS[0])} iterations, random "
+            f"rollouts) in every seat.\n\n| game | iterations, 1 thread | iterations, all threads | copy_state | "
+            f"determinize | all-mcts table |\n|---|---|---|---|---|---|\n{search_body}")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text)
     echo(f"\nwritten to {out}")

@@ -315,15 +315,19 @@ def list_games():
 @click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
 @verbose_option
 def list_strategies(game, strategy_files):
-    """List the strategies of GAME with their default parameters."""
+    """List the strategies of GAME (number, name, what it does, default parameters) and its action classes."""
     from strategies.games import strategy_set
 
     sset = strategy_set(game)
     for f in strategy_files:
         sset.add_file(f)
-    for s in sset.all:
+    for sid, s in enumerate(sset.all):
         params = f"  params={list(s.params)}" if s.params else ""
-        click.echo(f"{s.name:10s} {s.summary}{params}")
+        click.echo(f"{sid:2d} {s.name:10s} {s.summary}{params}")
+    classes = sset.action_classes()
+    if classes:
+        click.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
+                   + ", ".join(f"{i} {c}" for i, c in enumerate(classes)))
 
 
 @cli.command(name="setup")

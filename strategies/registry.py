@@ -9,6 +9,7 @@ the engine, and caches those kernels too, keyed by the files' fingerprints
 (see ``simulator.core.kernel_cache``).
 """
 
+import dataclasses
 import hashlib
 import inspect
 import sys
@@ -21,7 +22,7 @@ import numpy as np
 from simulator.core.kernel_cache import cache_in, cache_root
 from simulator.core.kernels import bind_engine, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
-from strategies import user_files
+from strategies import search, user_files
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
@@ -56,6 +57,9 @@ class StrategySet:
         The engine module (``new_scratch`` and the ``play_game`` template).
     decision : Decision
         The game's decision signature (user files are checked against it).
+    strongest : str
+        The game's strongest built-in heuristic (the default field of
+        ``playtest ladder``), as measured in the README.
     """
 
     game: str
@@ -63,6 +67,7 @@ class StrategySet:
     dispatch: object
     engine: object
     decision: Decision
+    strongest: str = "random"
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
 
@@ -78,12 +83,50 @@ class StrategySet:
 
         return games.get(self.game).title
 
+    @property
+    def search_sid(self):
+        """The id of the search player ``mcts`` (-1 when the game has none)."""
+        names = self.names()
+        return names.index(search.NAME) if search.NAME in names else -1
+
+    def action_classes(self):
+        """The game's named action classes (bit i of ``mcts``'s forbid mask is class i)."""
+        return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
+
     def get(self, name):
+        """``(id, Strategy)`` for a name; ``mcts@N`` and ``mcts:no-CLASS`` give ``mcts`` with N iterations
+        and the class forbidden (the name is kept, so seats with different budgets tell apart)."""
+        base, budget, forbid = self._search_variant(name)
         for sid, s in enumerate(self.all):
-            if s.name == name:
+            if s.name == base:
+                if base != name:
+                    params = list(s.params)
+                    if budget is not None:
+                        params[search.P_ITERATIONS] = float(budget)
+                    params[search.P_FORBID] = float(forbid)
+                    s = dataclasses.replace(s, name=name, params=tuple(params))
                 return sid, s
         raise StrategyError(f"unknown strategy {name!r} for {self.game} (choose from {', '.join(self.names())}, "
                             f"or load your own with --strategy-file)")
+
+    def _search_variant(self, name):
+        """``(base name, budget or None, forbid mask)`` of a strategy name."""
+        head, *restrictions = name.split(":")
+        try:
+            base, budget = search.split_name(head)
+        except ValueError as exc:
+            raise StrategyError(f"strategy {exc}") from None
+        if base != search.NAME:
+            return name, None, 0
+        classes = self.action_classes()
+        forbid = 0
+        for r in restrictions:
+            cls = r[3:] if r.startswith("no-") else None
+            if cls not in classes:
+                raise StrategyError(f"strategy {name!r}: {r!r} is not no-CLASS with a class of {self.game} "
+                                    f"({', '.join(classes) or 'it has none'})")
+            forbid |= 1 << classes.index(cls)
+        return base, budget, forbid
 
     def add_file(self, path):
         """Load a user strategy file (checked, see ``strategies.user_files``), register it, return its ``Strategy``."""
@@ -112,9 +155,10 @@ class StrategySet:
         if not self._kernels:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
-                kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources)
+                kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
+                                      search_sid=self.search_sid)
             else:
-                digest = hashlib.blake2b(source_fingerprint([self.engine.play_game, *sources]).encode(),
+                digest = hashlib.blake2b(source_fingerprint([self.engine.choose, *sources]).encode(),
                                          digest_size=10)
                 for s in self.extra:
                     digest.update(s.file.fingerprint.encode())
@@ -123,7 +167,7 @@ class StrategySet:
                     for s in self.extra:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
-                kernels = bind_engine(self.engine, dispatch, cache=False)
+                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid)
                 if all([cache_in(k, folder) for k in kernels]):
                     (folder / CHECKED).touch()
             self._kernels["run"], self._kernels["trace"] = kernels
@@ -149,6 +193,7 @@ class StrategySet:
         """
         chosen = self.lineup(names, players)
         seated = {s.name: s for _, s in chosen}
+        heuristics = [(s.name, s.params) for s in self.builtins]
         vectors = {}
         for name, values in (overrides or {}).items():
             if name not in seated:
@@ -161,11 +206,19 @@ class StrategySet:
                 vectors[name] = user_files.parameter_vector(values)
             except ValueError as exc:
                 raise StrategyError(f"parameters for {name!r}: {exc}") from None
+            if self.get(name)[0] == self.search_sid:
+                continue  # its length depends on the rollout strategy: checked below
             if len(vectors[name]) != len(default):
                 raise StrategyError(f"parameters for {name!r}: it takes {len(default)} value"
                                     f"{'s' if len(default) > 1 else ''} (default "
                                     f"{','.join(f'{v:g}' for v in default)}), got {len(vectors[name])}")
         rows = [vectors.get(s.name, s.params) for _, s in chosen]
+        for p, (sid, s) in enumerate(chosen):
+            if sid == self.search_sid:
+                try:
+                    rows[p] = search.check_vector(rows[p], heuristics)
+                except ValueError as exc:
+                    raise StrategyError(f"parameters for {s.name!r}: {exc}") from None
         width = max([1] + [len(v) for v in rows])
         params = np.zeros((players, width), dtype=np.float64)
         for p, v in enumerate(rows):

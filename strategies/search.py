@@ -83,3 +83,10 @@ def check_vector(vector, heuristics):
     if len(extra) != len(defaults):
         raise ValueError(f"the rollout strategy {name!r} takes {len(defaults)} parameters, got {len(extra)}")
     return v[:P_ROLLOUT_PARAMS] + extra
+
+
+def search_strategy(placeholder):
+    """The ``mcts`` built-in of a game; ``placeholder`` (the game's ``random``) fills its dispatcher slot."""
+    from strategies.registry import Strategy
+
+    return Strategy(NAME, placeholder, DEFAULT_PARAMS, SUMMARY)

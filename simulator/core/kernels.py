@@ -1,10 +1,11 @@
-"""Binding an engine's kernel templates to a strategy dispatcher.
+"""Binding an engine's state verbs and the shared game loop to a strategy dispatcher.
 
-Every engine writes its game (``play_game``) once, as a plain Python function
-that calls a global named ``decide``; the batch loop (``run_chunk``) and the
-single-game tracer (``trace_game``) below are shared by all engines and call
-a global ``play_game``. ``bind_engine`` compiles them with ``decide`` set to a
-concrete jit-compiled strategy dispatcher:
+Every engine implements the state verbs of ``simulator.core.state`` and a
+``choose`` template (plain Python calling a global named ``decide``); the
+game loop (``play_game``), the batch loop (``run_chunk``) and the
+single-game tracer (``trace_game``) below are shared by all engines, and so
+is the search player (``simulator.core.search``). ``bind_engine`` compiles
+them with ``decide`` set to a concrete jit-compiled strategy dispatcher:
 
 * the built-in strategies are bound once, with ``cache=True``, so a warm start
   loads machine code from disk;
@@ -95,36 +96,37 @@ def source_fingerprint(functions):
     return digest.hexdigest()
 
 
-def bind_engine(engine, decide, *, cache, sources=()):
+def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1):
     """Return ``(run_chunk, trace_game)`` for an engine module bound to the dispatcher ``decide``.
 
     The engine module implements the state verbs of ``simulator.core.state``
     (``new_state``, ``reset``, ``apply``, ``result``...) and the template
     ``choose`` (calls ``decide``); the game loop ``play_game`` below plays
-    through them. An engine whose verbs create no array and no view (no
+    through them, handing the decisions of seats whose strategy id is
+    ``search_sid`` to the search player (``simulator.core.search``; -1: no
+    search player). An engine whose verbs create no array and no view (no
     slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
     without reference counting, which makes every call into a strategy
     cheaper (2-3x faster games on Forks). ``sources`` are the decision
     functions behind ``decide``; with ``cache`` their sources key the cache
     files.
-
-    An engine not yet converted to the state verbs provides its own
-    ``play_game`` template and ``new_scratch`` instead.
     """
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
-    if hasattr(engine, "choose"):
-        tag = source_fingerprint([engine.choose, *sources]) if cache else ""
-        choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
-        play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                    apply=engine.apply, result=engine.result)
-        new = engine.new_state
-    else:  # transition: an engine with its own game template
-        tag = source_fingerprint([engine.play_game, *sources]) if cache else ""
-        play = bind(engine.play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, decide=decide)
-        new = engine.new_scratch
-    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_state=new)
-    trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=new)
+    tag = source_fingerprint([engine.choose, *sources]) if cache else ""
+    choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
+    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+    new_search, searcher = bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid)
+    play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
+                apply=engine.apply, result=engine.result, search=searcher, SEARCH_SID=search_sid)
+    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_state=engine.new_state,
+               new_search=new_search)
+    trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
+                 new_search=new_search)
     return run, trace
+
+
+SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
+                "MAX_ACTIONS")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid):
@@ -141,16 +143,23 @@ def bind_search(verbs, *, cache, tag="", search_sid):
             bind(search.search, cache=cache, parallel=False, tag=tag, allowed_actions=allowed, **names))
 
 
-def play_game(arrays, sids, params, seed, game, state, scores, standing, seat_stats, game_stats, trace, record):
+def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace,
+              record):
     """Kernel template: play game ``game`` of run ``seed`` through the state verbs.
 
     Returns the trace length (0 unless ``record``), or -(1+seat) if that
     seat's strategy chose illegally. Writes the outputs of
-    ``simulator.core.game`` (the game columns include ``finished``).
+    ``simulator.core.game`` (the game columns include ``finished``). A seat
+    whose strategy is the search player decides by ``search`` with the
+    buffers ``buf``; every other seat through ``choose``.
     """
     reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
     while not is_terminal(state):
-        action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
+        if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
+            action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821 (bound)
+                            game_stats)
+        else:
+            action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
         if action < 0:
             return -(1 + to_move(state))
         apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
@@ -171,8 +180,9 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
     no_trace = np.empty(0, np.int64)
     for b in nb.prange(n_blocks):
         state = new_state(arrays, params)  # noqa: F821 (bound)
+        buf = new_search(arrays, params, sids)  # noqa: F821 (bound)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
-            r = play_game(arrays, sids, params, seed, start + k, state,  # noqa: F821 (bound)
+            r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
                           scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
             status[k] = -r if r < 0 else 0
 
@@ -180,4 +190,4 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
     return play_game(arrays, sids, params, seed, game, new_state(arrays, params),  # noqa: F821 (bound)
-                     scores, standing, seat_stats, game_stats, trace, True)
+                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace, True)  # noqa: F821 (bound)

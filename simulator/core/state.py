@@ -78,3 +78,23 @@ def trace_length(state):
 def finished(state):
     """True when the game ended by its rules (not by a safety cap). Jit-compiled."""
     return state[0][H_FINISHED] == 1
+
+
+@nb.njit(cache=True, inline="always")
+def copy_1d(dst, src):
+    """``dst[:] = src`` for 1-d arrays, written as a loop so that it needs no temporary. Jit-compiled.
+
+    The game loop is compiled without numba's reference counting (see
+    ``simulator.core.kernels.bind``), where an array-to-array slice
+    assignment does not compile; ``copy_state`` and ``determinize`` use these.
+    """
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@nb.njit(cache=True, inline="always")
+def copy_2d(dst, src):
+    """``dst[:, :] = src`` for 2-d arrays, as a loop (see ``copy_1d``). Jit-compiled."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]

@@ -404,3 +404,16 @@ def determinize(state, arrays, seat, rng):
         _shuffle_range(times, head[HD_ROUND] + (0 if head[H_KIND] == RESEARCH else 1), rules[R_N_TIMES], rng)
     for x in range(4):
         rngs[0, x] = next_u64(rng)
+
+
+GAME_ENTRIES = 13  # state entries from here on are per-thread buffers, not part of the game
+ACTION_CLASSES = ("sold-out",)  # see action_class
+
+
+@nb.njit(cache=True)
+def action_class(state, arrays, action):
+    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+
+    ``sold-out`` (bit 0): placing a card with the Sold Out special.
+    """
+    return 1 if A_PLACE <= action < A_TARGET and (action - A_PLACE) % 4 == SOLD_OUT else 0

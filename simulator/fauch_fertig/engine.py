@@ -29,15 +29,16 @@ import numba as nb
 import numpy as np
 
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
                                            OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
                                            OBS_SCRATCH, OBS_SIZE, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
+from simulator.fauch_fertig.layout import MAX_ACTIONS  # noqa: F401 (the state API: the largest action id + 1)
 from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
                                          EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
-                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR,
+                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR, PICKS,
                                          PILE, RNG, RNGS, S_BLIND, S_COINS, S_MARKET, S_PLACED, S_TAKES, S_TURNS,
                                          SEAT, VIEW, deal, draw, finish_purchase, from_supply, lay_out,
                                          legal_turn_actions, pay_for_egg, record)
@@ -314,7 +315,7 @@ def copy_state(src, dst):
     head = src[0]
     for i in range(head.shape[0]):
         dst[0][i] = head[i]
-    _copy2(src[RNGS], dst[RNGS])
+    copy_2d(dst[RNGS], src[RNGS])
     for i in range(head[G_POS], head[G_END]):
         dst[PILE][i] = src[PILE][i]
     for i in range(head[G_DISCARD]):
@@ -326,14 +327,6 @@ def copy_state(src, dst):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _copy2(src, dst):
-    """Copy the 2-d array ``src`` into ``dst`` of the same shape, element by element. Jit-compiled."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@nb.njit(cache=True, _nrt=False)
 def _copy_tables(src, dst):
     """The fixed-size part of ``copy_state``. Jit-compiled."""
     for s in range(MARKET):
@@ -341,8 +334,8 @@ def _copy_tables(src, dst):
         dst[MCOINS][s] = src[MCOINS][s]
     for card in range(N_CARDS):
         dst[EGGS_ON][card] = src[EGGS_ON][card]
-    _copy2(src[CCOUNT], dst[CCOUNT])
-    _copy2(src[NCOUNT], dst[NCOUNT])
+    copy_2d(dst[CCOUNT], src[CCOUNT])
+    copy_2d(dst[NCOUNT], src[NCOUNT])
     for p in range(MAX_PLAYERS):
         dst[OPEN_N][p] = src[OPEN_N][p]
         for i in range(src[OPEN_N][p]):
@@ -350,8 +343,8 @@ def _copy_tables(src, dst):
         dst[BONUS_N][p] = src[BONUS_N][p]
         for i in range(src[BONUS_N][p]):
             dst[BONUS][p, i] = src[BONUS][p, i]
-    _copy2(src[SEAT], dst[SEAT])
-    _copy2(src[COMM], dst[COMM])
+    copy_2d(dst[SEAT], src[SEAT])
+    copy_2d(dst[COMM], src[COMM])
     for k in range(MAX_PLAYERS):
         dst[COMM_DONE][k] = src[COMM_DONE][k]
     for i in range(OBS_PLACED, STATIC):
@@ -401,3 +394,16 @@ def determinize(state, arrays, seat, rng):
         pile[i] = hidden[n]
         n += 1
     seed_stream(state[RNGS][0], next_u64(rng), 0, 0)
+
+
+GAME_ENTRIES = PICKS  # state entries from here on are per-thread buffers, not part of the game
+ACTION_CLASSES = ("blind",)  # see action_class
+
+
+@nb.njit(cache=True)
+def action_class(state, arrays, action):
+    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+
+    ``blind`` (bit 0): buying blind (paying onto the market to draw from the pile).
+    """
+    return 1 if action == A_BLIND else 0

@@ -26,7 +26,8 @@ import numpy as np
 
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import next_u64, randint, seed_game, uniform
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d
+from simulator.fool.layout import MAX_ACTIONS  # noqa: F401 (the state API: the largest action id + 1)
 from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_COUNT, OBS_DEAL, OBS_DISCS,
                                    OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE, OBS_PASSING,
                                    OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_SIZE, OBS_TALLIES, OBS_TALLY_LIMIT,
@@ -47,6 +48,7 @@ _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a di
 (HAND_C, HAND_V, HAND_N, MASKS, UNPLAYED, T_SEAT, T_COLOUR, T_VALUE, FOOLED, VOIDS, TOTALS, STATS, OBS,
  # then per-thread buffers that copy_state leaves alone:
  DECK, POINTS, FULL, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 27)
+GAME_ENTRIES = DECK  # entries from here on are per-thread buffers, not part of the game
 # HAND_C, HAND_V: [players, hand] colours and values of the hands (first HAND_N[p] cards held)
 # MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
 # UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
@@ -487,40 +489,24 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[3] = head[H_FINISHED]
 
 
-@nb.njit(cache=True, inline="always")
-def copy_rows(src, dst):
-    """``dst[:] = src`` for 2-d int64 arrays of one shape, without views. Jit-compiled."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@nb.njit(cache=True, inline="always")
-def copy_items(src, dst):
-    """``dst[:] = src`` for 1-d arrays of one size, without views. Jit-compiled."""
-    for i in range(src.size):
-        dst[i] = src[i]
-
-
 @nb.njit(cache=True)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams, every game array) into ``dst``, not its buffers. Jit-compiled."""
-    copy_items(src[0], dst[0])
-    for lane in range(src[1].shape[0]):
-        copy_items(src[1][lane], dst[1][lane])
-    copy_rows(src[HAND_C], dst[HAND_C])
-    copy_rows(src[HAND_V], dst[HAND_V])
-    copy_items(src[HAND_N], dst[HAND_N])
-    copy_rows(src[MASKS], dst[MASKS])
-    copy_items(src[UNPLAYED], dst[UNPLAYED])
-    copy_items(src[T_SEAT], dst[T_SEAT])
-    copy_items(src[T_COLOUR], dst[T_COLOUR])
-    copy_items(src[T_VALUE], dst[T_VALUE])
-    copy_items(src[FOOLED], dst[FOOLED])
-    copy_items(src[VOIDS], dst[VOIDS])
-    copy_items(src[TOTALS], dst[TOTALS])
-    copy_rows(src[STATS], dst[STATS])
-    copy_items(src[OBS], dst[OBS])
+    copy_1d(dst[0], src[0])
+    copy_2d(dst[1], src[1])
+    copy_2d(dst[HAND_C], src[HAND_C])
+    copy_2d(dst[HAND_V], src[HAND_V])
+    copy_1d(dst[HAND_N], src[HAND_N])
+    copy_2d(dst[MASKS], src[MASKS])
+    copy_1d(dst[UNPLAYED], src[UNPLAYED])
+    copy_1d(dst[T_SEAT], src[T_SEAT])
+    copy_1d(dst[T_COLOUR], src[T_COLOUR])
+    copy_1d(dst[T_VALUE], src[T_VALUE])
+    copy_1d(dst[FOOLED], src[FOOLED])
+    copy_1d(dst[VOIDS], src[VOIDS])
+    copy_1d(dst[TOTALS], src[TOTALS])
+    copy_2d(dst[STATS], src[STATS])
+    copy_1d(dst[OBS], src[OBS])
 
 
 @nb.njit(cache=True, inline="always")
@@ -568,6 +554,13 @@ def determinize(state, arrays, seat, rng):
                 pool_c[n] = hand_c[p, j]
                 pool_v[n] = hand_v[p, j]
                 n += 1
+    for i in range(1, n):  # sorted by colour, then value: the draw depends only on which cards are hidden
+        c, v = pool_c[i], pool_v[i]
+        j = i - 1
+        while j >= 0 and (pool_c[j] > c or (pool_c[j] == c and pool_v[j] > v)):
+            pool_c[j + 1], pool_v[j + 1] = pool_c[j], pool_v[j]
+            j -= 1
+        pool_c[j + 1], pool_v[j + 1] = c, v
     present = 0
     for i in range(n):
         present |= _ONE << pool_c[i]
@@ -649,3 +642,17 @@ def determinize(state, arrays, seat, rng):
             else:
                 masks[p, c] |= _ONE << v
             i += 1
+
+
+ACTION_CLASSES = ("wild-over-lead",)  # see action_class
+
+
+@nb.njit(cache=True)
+def action_class(state, arrays, action):
+    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+
+    ``wild-over-lead`` (bit 0): playing a wild "1" while holding a card of the
+    trick's lead colour.
+    """
+    p, lead = state[0][H_TO_MOVE], state[0][G_LEAD]
+    return 1 if state[HAND_C][p, action] == 0 and lead != 0 and state[MASKS][p, lead] != 0 else 0

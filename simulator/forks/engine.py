@@ -26,12 +26,13 @@ import numpy as np
 
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
+from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
                                     OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_SIZE, OBS_TIEBREAK, OBS_TOP, R_DEST,
                                     R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, S_DECK,
-                                    S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
+                                    S_CANON, S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
                                     S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
@@ -64,7 +65,8 @@ def new_state(arrays, params):
             np.zeros(params.shape[1], np.float64),         # S_PAR
             np.zeros(n, np.int64),                         # S_HIDDEN
             np.zeros(n, np.int64),                         # S_POOL
-            np.zeros(n, np.int64))                         # S_WHERE
+            np.zeros(n, np.int64),                         # S_WHERE
+            np.argsort(100 * card_dest + card_value, kind="mergesort"))  # S_CANON
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -349,34 +351,21 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
-def _copy(src, dst):
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@nb.njit(cache=True, _nrt=False, inline="always")
-def _copy2(src, dst):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@nb.njit(cache=True, _nrt=False, inline="always")
 def copy_state(src, dst):
     """Copy the game in ``src`` (head, streams, deck, log, hands, marketing) into ``dst``. Jit-compiled.
 
     ``dst`` comes from ``new_state`` with the same config; its per-thread
     buffers are left alone.
     """
-    _copy(src[0], dst[0])
-    _copy2(src[1], dst[1])
-    _copy(src[S_DECK], dst[S_DECK])
-    _copy2(src[S_TAKEN], dst[S_TAKEN])
-    _copy2(src[S_MARKET], dst[S_MARKET])
-    _copy2(src[S_HAND], dst[S_HAND])
-    _copy(src[S_HAND_N], dst[S_HAND_N])
-    _copy2(src[S_MINE], dst[S_MINE])
-    _copy(src[S_MKT], dst[S_MKT])
+    copy_1d(dst[0], src[0])
+    copy_2d(dst[1], src[1])
+    copy_1d(dst[S_DECK], src[S_DECK])
+    copy_2d(dst[S_TAKEN], src[S_TAKEN])
+    copy_2d(dst[S_MARKET], src[S_MARKET])
+    copy_2d(dst[S_HAND], src[S_HAND])
+    copy_1d(dst[S_HAND_N], src[S_HAND_N])
+    copy_2d(dst[S_MINE], src[S_MINE])
+    copy_1d(dst[S_MKT], src[S_MKT])
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -481,11 +470,13 @@ def determinize(state, arrays, seat, rng):
     n, players = card_dest.size, rules[R_PLAYERS]
     r0, kind0, p0 = head[H_ROUND], head[H_KIND], head[H_TO_MOVE]
     _mark_hidden(state, arrays, seat)
-    m = 0
     for i in range(n):
         where[deck[i]] = i
-        if hidden[i] == 1:
-            pool[m] = deck[i]
+    canon = state[S_CANON]
+    m = 0
+    for k in range(n):  # in the order of the cards' faces: the draw depends only on which faces are hidden
+        if hidden[where[canon[k]]] == 1:
+            pool[m] = canon[k]
             m += 1
     if rules[R_MERGE] == 1:
         for t in range(r0):
@@ -517,3 +508,31 @@ def determinize(state, arrays, seat, rng):
         else:
             action = _market_option(state, arrays, market[t, q])
         apply(state, arrays, action, pool, False)
+
+
+ACTION_CLASSES = ("market-held",)  # see action_class
+
+
+@nb.njit(cache=True)
+def action_class(state, arrays, action):
+    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+
+    ``market-held`` (bit 0): the card the action sends to marketing lifts a
+    destination the seat holds value in (counting the card it keeps with the
+    same action); only second picks (``KEEP``, ``MARKET``) send a card to
+    marketing.
+    """
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    players = rules[R_PLAYERS]
+    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    mine = state[S_MINE]
+    if kind == KEEP:
+        src = (p - 1 + players) % players
+        kept, sent = _passed(state, players, src, action), _passed(state, players, src, 1 - action)
+        held = mine[p, card_dest[sent]] + (card_value[kept] if card_dest[kept] == card_dest[sent] else 0)
+    elif kind == MARKET:
+        sent = state[S_HAND][p, action]
+        held = mine[p, card_dest[sent]] - card_value[sent]
+    else:
+        return 0
+    return 1 if held > 0 else 0

@@ -86,3 +86,4 @@ S_PAR = 13     # float64[params]: the deciding seat's parameters
 S_HIDDEN = 14  # int64[cards]: determinize: 1 where a deck position is hidden from the seat
 S_POOL = 15    # int64[cards]: determinize: the hidden cards
 S_WHERE = 16   # int64[cards]: determinize: deck position of each card
+S_CANON = 17   # int64[cards]: determinize: the card ids in the order of their faces (destination, value)

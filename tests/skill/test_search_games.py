@@ -1,0 +1,149 @@
+"""The search player in every game: it sees only what its seat sees, and it is reproducible.
+
+Generic over the state verbs, in the manner of OpenSpiel's tests run over
+every game: a mid-game state is reached by random play, then
+
+* ``determinize`` is a function of the seat's information: two states the
+  seat cannot tell apart (one a determinization of the other) determinize to
+  the same game with the same stream;
+* the search's choice never changes when the hidden information is
+  rearranged consistently with the seat's observation;
+* ``mcts`` plays whole games as a strategy, with the same rows on one thread
+  and on two.
+"""
+
+import numpy as np
+import pytest
+
+from playtest import api
+from simulator import games
+from simulator.core.kernels import SEARCH_VERBS, bind, bind_search
+from simulator.core.rng import seed_stream
+from simulator.core.state import is_terminal, to_move
+from strategies.games import strategy_set
+
+GAMES = ["forks", "fool", "fair-enough", "fauch-fertig"]
+
+
+def stream(seed):
+    rng = np.empty(4, np.uint64)
+    seed_stream(rng, seed, 0, 0)
+    return rng
+
+
+class Table:
+    """One game's engine, a config at its usual player count and a bound search."""
+
+    def __init__(self, name, iterations=48):
+        g = games.get(name)
+        self.engine, self.cfg = g.engine, g.configure(g.default_players)
+        sset = strategy_set(name)
+        players = self.cfg.players
+        self.sids, self.params, _ = sset.seats([f"mcts@{iterations}"], players)
+        verbs = {v: getattr(self.engine, v) for v in SEARCH_VERBS}
+        verbs["choose"] = bind(self.engine.choose, cache=False, parallel=False, decide=sset.dispatch)
+        self.new_search, self.search = bind_search(verbs, cache=False, search_sid=sset.search_sid)
+        self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
+                        np.zeros((players, max(1, len(g.seat_columns))), np.int32),
+                        np.zeros(max(1, len(g.game_columns)), np.int32))
+
+    def started(self, game, steps, seed=0):
+        """A state of game ``game`` after ``steps`` uniformly random actions (fewer if it ends)."""
+        rng = np.random.default_rng(seed)
+        arrays = self.cfg.arrays
+        state = self.engine.new_state(arrays, self.params)
+        none = np.empty(0, np.int64)
+        self.engine.reset(state, arrays, 11, game, none, False)
+        actions = np.empty(self.engine.MAX_ACTIONS, np.int64)
+        for _ in range(steps):
+            n = self.engine.legal_actions(state, arrays, actions)
+            self.engine.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
+            if is_terminal(state):
+                break
+        return state
+
+    def copy(self, state):
+        other = self.engine.new_state(self.cfg.arrays, self.params)
+        self.engine.copy_state(state, other)
+        return other
+
+    def decide(self, state):
+        buf = self.new_search(self.cfg.arrays, self.params, self.sids)
+        return int(self.search(state, self.cfg.arrays, self.sids, self.params, buf, *self.outputs))
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def table(request):
+    return Table(request.param)
+
+
+def mid_game_states(table, count=6):
+    out = []
+    for game in range(count):
+        state = table.started(game, steps=3 + 5 * game, seed=game)
+        if not is_terminal(state):
+            out.append(state)
+    return out
+
+
+def play_out(table, state, seed):
+    """Play ``state`` to its end with uniformly random actions; return every legal-action count and the result."""
+    rng = np.random.default_rng(seed)
+    arrays, none = table.cfg.arrays, np.empty(0, np.int64)
+    actions = np.empty(table.engine.MAX_ACTIONS, np.int64)
+    counts = []
+    while not is_terminal(state):
+        n = table.engine.legal_actions(state, arrays, actions)
+        counts.append((int(to_move(state)), n))
+        table.engine.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
+    table.engine.result(state, arrays, *table.outputs)
+    return counts, [o.copy() for o in table.outputs]
+
+
+def test_determinize_depends_only_on_what_the_seat_has_seen(table):
+    """Two states the seat cannot tell apart determinize, with one stream, to the same game."""
+    for i, state in enumerate(mid_game_states(table)):
+        seat = int(to_move(state))
+        other = table.copy(state)
+        table.engine.determinize(other, table.cfg.arrays, seat, stream(99))   # another world the seat cannot tell
+        a, b = table.copy(state), table.copy(other)
+        table.engine.determinize(a, table.cfg.arrays, seat, stream(5))
+        table.engine.determinize(b, table.cfg.arrays, seat, stream(5))
+        (counts_a, result_a), (counts_b, result_b) = play_out(table, a, i), play_out(table, b, i)
+        assert counts_a == counts_b
+        for x, y in zip(result_a, result_b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_the_search_choice_never_changes_with_the_hidden_information(table):
+    for state in mid_game_states(table):
+        seat = int(to_move(state))
+        choices = set()
+        for world in range(4):
+            other = table.copy(state)
+            table.engine.determinize(other, table.cfg.arrays, seat, stream(1000 + world))
+            choices.add(table.decide(other))
+        assert len(choices) == 1, choices
+
+
+def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(table):
+    state = mid_game_states(table)[0]
+    seat = int(to_move(state))
+    before = [np.array(a) for a in state]
+    table.decide(state)
+    after = [np.array(a) for a in state]
+    np.testing.assert_array_equal(before[0], after[0])
+    lanes = [lane for lane in range(before[1].shape[0]) if lane != 1 + seat]
+    np.testing.assert_array_equal(before[1][lanes], after[1][lanes])
+    for x, y in zip(before[2:table.engine.GAME_ENTRIES], after[2:table.engine.GAME_ENTRIES]):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name):
+    kw = dict(players=games.get(name).default_players, games=6, seed=3, rotate_seats=True,
+              strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1))
+    one = api.simulate(name, threads=1, chunk_size=2, **kw).seats()
+    two = api.simulate(name, threads=2, **kw).seats()
+    assert one.equals(two)
+    assert one.filter(one["strategy"] == "mcts@16").height == 6 * kw["players"]
