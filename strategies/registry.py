@@ -54,7 +54,7 @@ class StrategySet:
     dispatch : numba dispatcher
         ``dispatch(sid, *decision_args)`` calling built-in number ``sid``.
     engine : module
-        The engine module (``new_scratch`` and the ``play_game`` template).
+        The engine module (the state verbs of ``simulator.core.state`` and the ``choose`` template).
     decision : Decision
         The game's decision signature (user files are checked against it).
     strongest : str

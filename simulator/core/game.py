@@ -5,7 +5,7 @@ generic (the batch runner, the output writer, the CLI, the registry) works
 from it, so a new game plugs in without edits elsewhere.
 
 Kernel contract (``simulator.core.kernels.bind_engine`` builds both from the
-engine's ``play_game`` template and a strategy dispatcher)::
+engine's state verbs, the shared game loop and a strategy dispatcher)::
 
     run_chunk(arrays, sids, params, seed, start, count,
               scores, standing, seat_stats, game_stats, status)
@@ -61,7 +61,7 @@ class Game:
     seat_columns: tuple      # names of seat_stats columns
     game_columns: tuple      # names of game_stats columns; the first is "rounds"
     engine_version: str      # bump when the engine's behaviour changes
-    engine: object           # module with the play_game / run_chunk / trace_game templates
+    engine: object           # module with the state verbs (simulator.core.state) and the choose template
     narrate: Callable        # (config, trace, strategy_names) -> list[str]
     reference: Callable      # (config, trace) -> the reference engine's replay result
     scenario: Callable | None = None  # (table: dict, strategies: StrategySet) -> (lines, result dict)

@@ -29,7 +29,7 @@ obs) -> int``.
 import numba as nb
 import numpy as np
 
-from simulator.core.cards import fresh_deck
+from simulator.core.cards import fresh_deck, sort_range
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, decision_kind, to_move
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
@@ -46,6 +46,17 @@ from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, 
                                          target_options, time_after, to_hand, view)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
+
+
+@nb.njit(cache=True)
+def _face_keys(arrays):
+    """Per card id, a key ordering the cards by their face (kind, value, special), then by id. Jit-compiled."""
+    card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
+    n = card_kind.size
+    key = np.empty(n, np.int64)
+    for c in range(n):
+        key[c] = ((card_kind[c] * 1024 + card_value[c]) * 8 + card_special[c]) * n + c
+    return key
 
 
 @nb.njit(cache=True)
@@ -74,7 +85,8 @@ def new_state(arrays, params):
             np.zeros(MAX_ACTIONS, np.int64),                  # buffer: their action ids
             np.zeros(4, np.uint64),                           # buffer: the deciding seat's stream
             np.zeros(max(1, params.shape[1]), np.float64),    # buffer: the deciding seat's parameters
-            np.zeros(n, np.int64))                            # buffer: the cards determinize redeals
+            np.zeros(n, np.int64),                            # buffer: the cards determinize redeals
+            _face_keys(arrays))                               # determinize's sort key per card: its face
 
 
 @nb.njit(cache=True, inline="always")
@@ -381,12 +393,15 @@ def determinize(state, arrays, seat, rng):
                     hand[q, i] = -1
     lo, hi = head[HD_DECK_POS], head[HD_DECK_N]
     unseen_deck = head[HD_RESHUFFLES] == 0
+    face = state[19]
     if unseen_deck:
         for i in range(lo, hi):
             pool[m] = deck[i]
             m += 1
     else:
+        sort_range(deck, lo, hi, face)
         _shuffle_range(deck, lo, hi, rng)
+    sort_range(pool, 0, m, face)
     shuffle(pool, m, rng)
     for q in range(players):
         if q != seat:
@@ -401,7 +416,9 @@ def determinize(state, arrays, seat, rng):
             m -= 1
             deck[i] = pool[m]
     if head[H_TO_MOVE] >= 0:  # the time cards not revealed yet
-        _shuffle_range(times, head[HD_ROUND] + (0 if head[H_KIND] == RESEARCH else 1), rules[R_N_TIMES], rng)
+        first = head[HD_ROUND] + (0 if head[H_KIND] == RESEARCH else 1)
+        sort_range(times, first, rules[R_N_TIMES], None)
+        _shuffle_range(times, first, rules[R_N_TIMES], rng)
     for x in range(4):
         rngs[0, x] = next_u64(rng)
 

@@ -28,6 +28,7 @@ Trace layout (int64), the values the game consumed, in order::
 import numba as nb
 import numpy as np
 
+from simulator.core.cards import sort_range
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
@@ -380,6 +381,7 @@ def determinize(state, arrays, seat, rng):
     for i in range(head[G_POS], head[G_END]):
         hidden[n] = pile[i]
         n += 1
+    sort_range(hidden, 0, n, None)  # by card id: the draw depends only on which cards are hidden
     shuffle(hidden, n, rng)
     n = 0
     if others_drew:
