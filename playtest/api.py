@@ -124,7 +124,8 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
 
         source = DaskChunks(scheduler=scheduler, workers=workers, threads=threads)
     else:
-        source = contextlib.nullcontext(LocalChunks(sset.kernels(), threads, suspects=[s.name for s in sset.extra]))
+        kernels = sset.kernels(sset.uses_search(spec.sids))
+        source = contextlib.nullcontext(LocalChunks(kernels, threads, suspects=[s.name for s in sset.extra]))
     with source as chunks:
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
                                     manifest_extra={"title": spec.game.title, **provenance(),
@@ -188,7 +189,7 @@ def traced(spec, sset, game_index, rotation):
         raise RunError(f"this run rotates seats: give --rotation from 0 to {players - 1}")
     if not spec.rotate_seats and rotation is not None:
         raise RunError("--rotation needs a run with rotated seats (--rotate-seats)")
-    _, trace_game = sset.kernels()
+    _, trace_game = sset.kernels(sset.uses_search(spec.sids))
     return (spec, *worker.call(trace_one, spec, trace_game, game_index, rotation))
 
 

@@ -141,8 +141,12 @@ class StrategySet:
         self._kernels.clear()
         return strategy
 
-    def kernels(self):
+    def kernels(self, search=False):
         """Return ``(run_chunk, trace_game)`` compiled for the current strategies.
+
+        ``search``: compile the search player in (a lineup with ``mcts``; see
+        ``uses_search``). Without it the kernels compile about twice as fast,
+        and a seat playing ``mcts`` stops the run as an illegal choice.
 
         Built-ins only: the kernels cached next to the sources. With user
         strategies: kernels bound to a dispatcher over built-ins and user
@@ -152,26 +156,32 @@ class StrategySet:
         is compiled alone for the game's argument types, so that a typing
         error or a non-integer return is one line (``StrategyError``).
         """
-        if not self._kernels:
+        key = ("search", search)
+        if key not in self._kernels:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
                 kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
-                                      search_sid=self.search_sid)
+                                      search_sid=self.search_sid, search=search)
             else:
                 digest = hashlib.blake2b(source_fingerprint([self.engine.choose, *sources]).encode(),
                                          digest_size=10)
                 for s in self.extra:
                     digest.update(s.file.fingerprint.encode())
+                digest.update(b"search" if search else b"")
                 folder = cache_root() / "kernels" / self.game / digest.hexdigest()
                 if not (folder / CHECKED).exists():
                     for s in self.extra:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
-                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid)
+                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid, search=search)
                 if all([cache_in(k, folder) for k in kernels]):
                     (folder / CHECKED).touch()
-            self._kernels["run"], self._kernels["trace"] = kernels
-        return self._kernels["run"], self._kernels["trace"]
+            self._kernels[key] = kernels
+        return self._kernels[key]
+
+    def uses_search(self, sids):
+        """True when one of the seats (strategy ids) plays the search player."""
+        return self.search_sid >= 0 and bool((np.asarray(sids) == self.search_sid).any())
 
     def lineup(self, names, players):
         """``(id, Strategy)`` per seat from one name (a text, or a list of one) for every seat, or one per seat."""

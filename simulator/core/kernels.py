@@ -96,7 +96,7 @@ def source_fingerprint(functions):
     return digest.hexdigest()
 
 
-def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1):
+def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True):
     """Return ``(run_chunk, trace_game)`` for an engine module bound to the dispatcher ``decide``.
 
     The engine module implements the state verbs of ``simulator.core.state``
@@ -104,7 +104,10 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1):
     ``choose`` (calls ``decide``); the game loop ``play_game`` below plays
     through them, handing the decisions of seats whose strategy id is
     ``search_sid`` to the search player (``simulator.core.search``; -1: no
-    search player). An engine whose verbs create no array and no view (no
+    search player). With ``search=False`` the search is not compiled in (the
+    kernels compile about twice as fast) and a search seat's decision is an
+    illegal choice, so a run never plays it silently otherwise. An engine
+    whose verbs create no array and no view (no
     slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
     without reference counting, which makes every call into a strategy
     cheaper (2-3x faster games on Forks). ``sources`` are the decision
@@ -112,10 +115,13 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1):
     files.
     """
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
-    tag = source_fingerprint([engine.choose, *sources]) if cache else ""
+    tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
     choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
-    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
-    new_search, searcher = bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid)
+    if search:
+        verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+        new_search, searcher = bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid)
+    else:
+        new_search, searcher = _no_search_buffers, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
                 apply=engine.apply, result=engine.result, search=searcher, SEARCH_SID=search_sid)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_game=play, new_state=engine.new_state,
@@ -123,6 +129,18 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1):
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
     return run, trace
+
+
+@nb.njit(cache=True)
+def _no_search_buffers(arrays, params, sids):
+    """The search buffers of kernels compiled without the search player: none. Jit-compiled."""
+    return 0
+
+
+@nb.njit(cache=True)
+def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
+    """The search of kernels compiled without it: an illegal choice (-1), never a silent other move. Jit-compiled."""
+    return -1
 
 
 SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",

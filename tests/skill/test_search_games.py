@@ -147,3 +147,12 @@ def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name):
     two = api.simulate(name, threads=2, **kw).seats()
     assert one.equals(two)
     assert one.filter(one["strategy"] == "mcts@16").height == 6 * kw["players"]
+
+
+def test_kernels_compiled_without_the_search_never_play_mcts_silently():
+    from simulator.core.batch import StrategyFailure, play_chunk
+
+    spec, sset = api.prepare("forks", strategies=["mcts@4", "random", "random", "random"])
+    run_chunk, _ = sset.kernels(search=False)
+    with pytest.raises(StrategyFailure, match="mcts@4"):
+        play_chunk(spec, run_chunk, 0, 1)
