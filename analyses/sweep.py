@@ -72,12 +72,30 @@ def read_grid(path_or_dict):
     ``axes`` is a list of ``(label, candidates)``: labels are dotted setup
     keys (``players.4.remove``) or ``param:NAME`` for a strategy's vector.
     """
-    grid = path_or_dict if isinstance(path_or_dict, dict) else tomllib.loads(Path(path_or_dict).read_text())
+    if isinstance(path_or_dict, dict):
+        grid = path_or_dict
+    else:
+        try:
+            grid = tomllib.loads(Path(path_or_dict).read_text())
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise GridError(f"grid: cannot read {path_or_dict}: {exc}") from None
     unknown = set(grid) - set(RUN_KEYS) - {"setup", "params"}
     if unknown:
         raise GridError(f"grid: unknown key(s) {', '.join(sorted(unknown))} (expected {', '.join(RUN_KEYS)}, "
                         "[setup] and [params])")
     options = {k: grid[k] for k in RUN_KEYS if k in grid}
+    for key in ("players", "games", "seed"):
+        value = options.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0
+                                  or (key != "seed" and value < 1) or value > 2 ** 63 - 1):
+            raise GridError(f"grid: {key} must be a whole number{' from 0' if key == 'seed' else ' of at least 1'}, "
+                            f"got {value!r}")
+    if "variant" in options and not isinstance(options["variant"], str):
+        raise GridError(f"grid: variant must be a name, got {options['variant']!r}")
+    strategies = options.get("strategies")
+    if strategies is not None and not (isinstance(strategies, str) or (
+            isinstance(strategies, list) and strategies and all(isinstance(x, str) for x in strategies))):
+        raise GridError(f"grid: strategies must be a strategy name or a list of names, got {strategies!r}")
     axes = []
     for key, values in _leaves(grid.get("setup", {}), ""):
         if not isinstance(values, list) or not values:

@@ -92,3 +92,17 @@ def test_race_finds_the_best_of_spread_out_configurations():
     assert (best == 0).mean() > 0.95
     truth = np.array([np.abs(edges[int(b)]).max() for b in best])
     assert ((low <= truth) & (truth <= high)).mean() >= 0.95 - 0.02
+
+
+@pytest.mark.parametrize("key, value", [("games", "abc"), ("games", 0), ("seed", -1), ("players", 2.5),
+                                        ("strategies", 3), ("variant", 1)])
+def test_a_run_setting_of_the_wrong_type_is_refused(key, value):
+    with pytest.raises(sweep.GridError, match=f"grid: {key}"):
+        sweep.read_grid({key: value, "setup": {"players": {"4": {"remove": [1, 2]}}}})
+
+
+def test_a_grid_that_is_not_toml_is_refused(tmp_path):
+    bad = tmp_path / "grid.toml"
+    bad.write_text("games = [")
+    with pytest.raises(sweep.GridError, match="cannot read"):
+        sweep.read_grid(bad)
