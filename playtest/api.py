@@ -18,7 +18,8 @@ import numpy as np
 import playtest
 from simulator import games as game_registry
 from simulator.core import output, worker
-from simulator.core.batch import MAX_SEED, LocalChunks, RunError, RunSpec, check_size, chunk_bounds, run_batch, trace_one
+from simulator.core.batch import (MAX_SEED, LocalChunks, RunError, RunSpec, StrategyFailure, blame, check_size,
+                                  chunk_bounds, run_batch, trace_one)
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
 
@@ -190,7 +191,12 @@ def traced(spec, sset, game_index, rotation):
     if not spec.rotate_seats and rotation is not None:
         raise RunError("--rotation needs a run with rotated seats (--rotate-seats)")
     _, trace_game = sset.kernels(sset.uses_search(spec.sids))
-    return (spec, *worker.call(trace_one, spec, trace_game, game_index, rotation))
+    try:
+        return (spec, *worker.call(trace_one, spec, trace_game, game_index, rotation))
+    except (StrategyFailure, KeyboardInterrupt):
+        raise
+    except Exception as error:  # raised by a strategy inside the kernel: one line naming it
+        blame(spec, trace_game, game_index, 1, [s.name for s in sset.extra], error)
 
 
 def replay(game, *, seed, game_index, rotation=None, **options):

@@ -105,3 +105,11 @@ def test_full_disk_names_the_directory_removes_the_temp_file_and_keeps_finished_
     assert str(failure.value).startswith(f"cannot write chunk 1 to {out / 'seats'}: No space left on device")
     assert str(calls[1]).endswith(".tmp") and not calls[1].exists()
     assert_interrupted_run(out, chunks_kept=1)
+
+
+def test_replaying_a_game_whose_strategy_raises_is_one_error_line():
+    result = invoke("replay", "forks", "--strategy-file", str(FAULTY), "-s", "faulty", "--seed", "5",
+                    "--game", str(FIRST_FAULTY_GAME))
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"error: strategy 'faulty' raised ValueError: no card to play in game "
+                                     f"{FIRST_FAULTY_GAME} of the run with seed 5")
