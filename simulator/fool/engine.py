@@ -110,6 +110,17 @@ def new_state(arrays, params):
             np.zeros(players, np.int64))                      # BOUND: determinize's acceptance bounds
 
 
+@nb.njit(cache=True, inline="always")
+def put_card(hand_c, hand_v, masks, p, j, c, v):
+    """Card (colour ``c``, value ``v``) becomes card ``j`` of seat ``p``'s hand and joins its masks. Jit-compiled."""
+    hand_c[p, j] = c
+    hand_v[p, j] = v
+    if c == 0:
+        masks[p, 0] += 1
+    else:
+        masks[p, c] |= _ONE << v
+
+
 @nb.njit(cache=True)
 def deal_hands(deck, hand_c, hand_v, hand_n, masks, full, unplayed, card_colour, card_value):
     """Deal ``deck`` in blocks (seat 0 first) into the hands and their masks. Jit-compiled."""
@@ -120,14 +131,7 @@ def deal_hands(deck, hand_c, hand_v, hand_n, masks, full, unplayed, card_colour,
     for p in range(players):
         hand_n[p] = size
         for j in range(size):
-            c = card_colour[deck[p * size + j]]
-            v = card_value[deck[p * size + j]]
-            hand_c[p, j] = c
-            hand_v[p, j] = v
-            if c == 0:
-                masks[p, 0] += 1
-            else:
-                masks[p, c] |= _ONE << v
+            put_card(hand_c, hand_v, masks, p, j, card_colour[deck[p * size + j]], card_value[deck[p * size + j]])
 
 
 @nb.njit(cache=True)
@@ -634,13 +638,7 @@ def determinize(state, arrays, seat, rng):
         for c in range(masks.shape[1]):
             masks[p, c] = 0
         for j in range(hand_n[p]):
-            c, v = pool_c[i], pool_v[i]
-            hand_c[p, j] = c
-            hand_v[p, j] = v
-            if c == 0:
-                masks[p, 0] += 1
-            else:
-                masks[p, c] |= _ONE << v
+            put_card(hand_c, hand_v, masks, p, j, pool_c[i], pool_v[i])
             i += 1
 
 
