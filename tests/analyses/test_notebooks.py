@@ -33,7 +33,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PLAYTEST_NOTEBOOK_GAMES", "1500")
     monkeypatch.setenv("PLAYTEST_NOTEBOOK_OUT", str(tmp_path / "runs"))
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=1200, kernel_name="python3",
+    NotebookClient(notebook, timeout=2400, kernel_name="python3",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
