@@ -31,7 +31,7 @@ import numpy as np
 
 from simulator.core.cards import fresh_deck, sort_range
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, decision_kind, to_move
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
@@ -338,19 +338,19 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams and every game array, not the thread buffers) into ``dst``,
     a state of the same configuration. Jit-compiled."""
-    dst[0][:] = src[0]
-    dst[1][:] = src[1]
-    dst[2][:] = src[2]
-    dst[3][:] = src[3]
-    dst[4][:] = src[4]
-    dst[5][:] = src[5]
-    dst[6][:] = src[6]
-    dst[7][:] = src[7]
-    dst[8][:] = src[8]
-    dst[9][:] = src[9]
-    dst[10][:] = src[10]
-    dst[11][:] = src[11]
-    dst[12][:] = src[12]
+    copy_1d(dst[0], src[0])
+    copy_2d(dst[1], src[1])
+    copy_1d(dst[2], src[2])
+    copy_1d(dst[3], src[3])
+    copy_1d(dst[4], src[4])
+    copy_1d(dst[5], src[5])
+    copy_2d(dst[6], src[6])
+    copy_2d(dst[7], src[7])
+    copy_2d(dst[8], src[8])
+    copy_2d(dst[9], src[9])
+    copy_1d(dst[10], src[10])
+    copy_2d(dst[11], src[11])
+    copy_1d(dst[12], src[12])
 
 
 @nb.njit(cache=True, inline="always")
