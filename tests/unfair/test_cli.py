@@ -62,9 +62,16 @@ FIGURES = ["unfair-dice", "unfair-wishing-well", "unfair-fame", "unfair-gems", "
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+TABLES = ["unfair-dice-double", "unfair-wishing-well-wishing-well", "unfair-fame-fame-by-round",
+          "unfair-fame-mythic-markers-at-game-end", "unfair-gems-facility-value", "unfair-gems-supply",
+          "unfair-panoramas-panoramas"]
+
+
 def _csvs_behind_the_figures(data_dir):
-    assert sorted(p.name for p in data_dir.glob("*.csv")) == sorted(f"{name}.csv" for name in FIGURES)
-    assert all(pl.read_csv(data_dir / f"{name}.csv").height > 0 for name in FIGURES)
+    """Every figure and every table has its data beside the report, and nothing else is written."""
+    names = FIGURES + TABLES
+    assert sorted(p.name for p in data_dir.glob("*.csv")) == sorted(f"{name}.csv" for name in names)
+    assert all(pl.read_csv(data_dir / f"{name}.csv").height > 0 for name in names)
 
 
 def test_report_is_one_html_file_with_embedded_figures_and_csv_data(tmp_path):
