@@ -41,6 +41,7 @@ import numba
 import numpy as np
 
 from playtest import api
+from playtest.bench_baseline import BASELINE, state_api_rows
 from simulator import games as game_registry
 from simulator.core import output
 from simulator.core import search
@@ -266,6 +267,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}; copy_state "
                  f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {table_rate:.2f} games/s with mcts "
                  f"({int(DEFAULT_PARAMS[0])} iterations) in every seat")
+    state_api = state_api_rows(games, echo)
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n")
@@ -277,12 +279,19 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                        for r in rows)
     search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f} ns | {r[4]:,.0f} ns | "
                           f"{r[5]:.2f}/s |\n" for r in searches)
+    api_body = "".join(f"| {name} | {n} | {old:,.0f}/s | {new:,.0f}/s | {new / old:.2f}x |\n"
+                       for name, n, old, new in state_api) or "| not measured (no git history) | | | | |\n"
     enc_body = "".join(f"| {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n" for name, sec, size in encodings)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
             f"(cold: empty numba cache).\n\n{header}{body}\n"
             f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
             f"and write, after start-up), beside the kernel alone measured in the same run.\n\n{e2e_header}{e2e_body}\n"
+            f"## State API against the kernels it replaced\n\nRandom play, the batch kernel alone: commit "
+            f"{BASELINE} (one hand-written game loop per engine, exported from git and run in a process of its own) "
+            f"against today's kernel, which plays through the state verbs; measurements alternate, best of two. "
+            f"Issue 13 asks for at least 0.8x.\n\n| game | threads | before | state API | ratio |\n"
+            f"|---|---|---|---|---|\n{api_body}\n"
             f"## Chunk encodings ({rows[0][0]}, one chunk of 100,000 games)\n\n| encoding | encode time | "
             f"bytes per game |\n|---|---|---|\n{enc_body}\n"
             f"## Search player\n\nIterations per second of `mcts` (one iteration: copy, determinize, descend, "
