@@ -102,26 +102,22 @@ def strength_sentence(table, fair, field):
 
 
 def ladder_table(table, field, margin, tag):
-    """The ladder's table: win shares against the level below and the field, the first and largest seat
-    edges with their simultaneous intervals, and the seat verdict at ±``margin`` points."""
-    def edge(kind):
-        return lambda r: f"{r[f'{kind}_edge']:+.2f}"
+    """The ladder's table: win shares against the level below and the field (95% intervals over deals), the
+    first and largest seat edges (points, simultaneous 95% intervals), and the seat verdict at ±``margin``."""
+    def share(kind):
+        return lambda r: f"{pct(r[f'{kind}_share'])} ({pct_interval(r[f'{kind}_lo'], r[f'{kind}_hi'])})"
 
-    def interval(kind):
-        return lambda r: f"{r[f'{kind}_lo']:+.2f} to {r[f'{kind}_hi']:+.2f}"
-    return Table.of("The ladder, one row per level (win shares with 95% intervals over deals; seat edges in "
-                    "points with simultaneous 95% intervals)", table, f"{tag}ladder", {
-                        "Budget (iterations)": lambda r: f"{r['budget']:,}",
-                        "Win share against the level below": lambda r: pct(r["below_share"]),
-                        "95% interval": lambda r: pct_interval(r["below_lo"], r["below_hi"]),
-                        f"Win share against {field}": lambda r: pct(r["field_share"]),
-                        "95% interval ": lambda r: pct_interval(r["field_lo"], r["field_hi"]),
-                        "First-seat edge (points)": edge("first"),
-                        "Simultaneous 95% interval": interval("first"),
-                        "Largest seat edge (points)": lambda r: f"seat {r['largest_seat']}: {r['largest_edge']:+.2f}",
-                        "Simultaneous 95% interval ": interval("largest"),
-                        f"Seats at ±{margin:g} points": lambda r: r["verdict"],
-                    })
+    def edge(kind):
+        return lambda r: f"{r[f'{kind}_edge']:+.2f} ({r[f'{kind}_lo']:+.2f} to {r[f'{kind}_hi']:+.2f})"
+    return Table.of("The ladder, one row per level", table, f"{tag}ladder", {
+        "Budget (iterations)": lambda r: f"{r['budget']:,}",
+        "Win share against the level below (95% interval)": share("below"),
+        f"Win share against {field} (95% interval)": share("field"),
+        "First-seat edge, points (simultaneous 95% interval)": edge("first"),
+        "Largest seat edge, points (simultaneous 95% interval)": lambda r: f"seat {r['largest_seat']}: "
+                                                                          + edge("largest")(r),
+        f"Seat verdict at ±{margin:g} points": lambda r: r["verdict"],
+    })
 
 
 def ladder_section(path, margin):

@@ -72,7 +72,9 @@ def test_table_with_its_csv_and_provenance_folded(report, ladder_dir):
     out, page = report
     table = pl.read_csv(out.parent / "ladder-data" / "forks-ladder.csv")
     assert table.columns == ladder.table(ladder_dir)[1].columns
-    assert "<th>First-seat edge (points)</th>" in page and "<th>Win share against the level below</th>" in page
+    row = ladder.table(ladder_dir)[1].row(0, named=True)
+    assert "<th>First-seat edge, points (simultaneous 95% interval)</th>" in page
+    assert f"<td class=\"\">{row['first_edge']:+.2f} ({row['first_lo']:+.2f} to {row['first_hi']:+.2f})</td>" in page
     assert 'href="ladder-data/forks-ladder.csv"' in page
     folded = page[page.index('<details class="provenance">'):]
     assert page.index("<table>") < page.index('<details class="provenance">')
