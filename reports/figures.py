@@ -308,6 +308,17 @@ def _bars(estimate, lo, hi):
     return np.vstack([estimate - lo, hi - estimate])
 
 
+def _budget_axes(ax, budgets, xlabel, ylabel, title):
+    """Label a ladder figure: one evenly spaced tick per budget, axis labels, title, legend outside."""
+    ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
+    ax.set_xlim(-0.5, len(budgets) - 0.5)
+    ax.grid(axis="x", visible=False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    legend_outside(ax)
+
+
 def ladder_edges(name, edges, margin):
     """Every seat's edge against the search budget of a skill ladder, the same budget in every seat: points
     with simultaneous 95% intervals around the zero line, the ±``margin`` band shaded, the first seat in
@@ -331,13 +342,8 @@ def ladder_edges(name, edges, margin):
                     label=f"seat {seat}" + (" (first)" if first else ""))
     widest = max(float(np.nanmax(np.abs(edges.select("lo", "hi").to_numpy()))), margin) * 1.15
     ax.set_ylim(-widest, widest)
-    ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
-    ax.set_xlim(-0.5, len(budgets) - 0.5)
-    ax.grid(axis="x", visible=False)
-    ax.set_xlabel("search iterations per decision, the same in every seat")
-    ax.set_ylabel("edge over the fair share (points)")
-    ax.set_title("Seat edge by budget (simultaneous 95% intervals)")
-    legend_outside(ax)
+    _budget_axes(ax, budgets, "search iterations per decision, the same in every seat",
+                 "edge over the fair share (points)", "Seat edge by budget (simultaneous 95% intervals)")
     return Figure(name, "Each seat's win share minus the fair share, in percentage points, with the search "
                         "player at the same budget in every seat (seats not rotated), at every level of the "
                         "ladder; simultaneous 95% intervals over the seats of a level; 0 is a fair seat, the "
@@ -362,13 +368,8 @@ def ladder_shares(name, table, fair_share, field):
                     yerr=_bars(share, 100 * table[f"{kind}_lo"].to_numpy(), 100 * table[f"{kind}_hi"].to_numpy()),
                     fmt="o-", color=colour, ecolor=colour, capsize=4, markersize=6, label=label)
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=None))
-    ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
-    ax.set_xlim(-0.5, len(budgets) - 0.5)
-    ax.grid(axis="x", visible=False)
-    ax.set_xlabel("search iterations per decision (one seat; the others below or the field)")
-    ax.set_ylabel("games won")
-    ax.set_title("Search player's win share (95% intervals over deals)")
-    legend_outside(ax)
+    _budget_axes(ax, budgets, "search iterations per decision (one seat; the others below or the field)",
+                 "games won", "Search player's win share (95% intervals over deals)")
     return Figure(name, "Share of its games the search player won at each budget, in one seat with seats "
                         "rotated: against the level below (half its budget; random below the first level) and "
                         f"against {field} in every other seat, with 95% intervals over deals; the dashed line is "

@@ -30,6 +30,7 @@ import numpy as np
 
 from analyses import ladder
 from analyses.runs import NotARun, open_run
+from analyses.verdict import points
 from reports import figures
 from reports.section import Section, provenance, slug
 from reports.tables import Table, pct, pct_interval
@@ -64,7 +65,7 @@ def verdict_sentence(table, margin):
     low, high = table.row(0, named=True), table.row(-1, named=True)
     if table.height == 1:
         return (f"One level only, so no trend: with {low['budget']:,} iterations in every seat the first-seat "
-                f"edge is {_edge(low)} (simultaneous 95% interval), and the seat verdict at ±{margin:g} points "
+                f"edge is {_edge(low)} (simultaneous 95% interval), and the seat verdict at ±{points(margin)} points "
                 f"is {low['verdict']}.")
     kind = str(trend(low["first_lo"], low["first_hi"], high["first_lo"], high["first_hi"]))
     lead = ("No clear change in the first-seat edge with skill" if kind == NO_CHANGE
@@ -72,9 +73,9 @@ def verdict_sentence(table, margin):
     ends = (f"{_edge(low)} at {low['budget']:,} iterations, {_edge(high, '')} at {high['budget']:,} "
             f"(simultaneous 95% intervals, which {'overlap' if kind == NO_CHANGE else 'do not overlap'})")
     if low["verdict"] == high["verdict"]:
-        seats = f"the seat verdict at ±{margin:g} points is {low['verdict']} at both ends"
+        seats = f"the seat verdict at ±{points(margin)} points is {low['verdict']} at both ends"
     else:
-        seats = (f"the seat verdict at ±{margin:g} points is {low['verdict']} at {low['budget']:,} iterations "
+        seats = (f"the seat verdict at ±{points(margin)} points is {low['verdict']} at {low['budget']:,} iterations "
                  f"and {high['verdict']} at {high['budget']:,}")
     return f"{lead}: {ends}; {seats}."
 
@@ -116,7 +117,7 @@ def ladder_table(table, field, margin, tag):
         "First-seat edge, points (simultaneous 95% interval)": edge("first"),
         "Largest seat edge, points (simultaneous 95% interval)": lambda r: f"seat {r['largest_seat']}: "
                                                                           + edge("largest")(r),
-        f"Seat verdict at ±{margin:g} points": lambda r: r["verdict"],
+        f"Seat verdict at ±{points(margin)} points": lambda r: r["verdict"],
     })
 
 
@@ -141,7 +142,7 @@ def ladder_section(path, margin):
         "the same deals at every level. A change is claimed only when the simultaneous 95% intervals at the "
         "lowest and the highest budget do not overlap (growing or shrinking: when the intervals of the edge's "
         "size do not overlap), a conservative test that claims a change at most 5% of the time when there is "
-        f"none. The seat verdict at each level tests every seat's edge against ±{margin:g} points.",
+        f"none. The seat verdict at each level tests every seat's edge against ±{points(margin)} points.",
         "Cannot tell: changes smaller than the intervals (\"no clear change\" is not \"no change\"), what "
         "happens between the two ends (the figure shows every level) or beyond the top budget, how people play "
         "(the search judges positions by random rollouts), or other player counts and setups.",

@@ -45,7 +45,7 @@ def test_the_page_opens_with_the_verdict_on_the_first_seat_edge(report, ladder_d
     high = next(e for e in seat_verdict(seats_run(ladder_dir, 4), 1.0).edges if e.seat == 0)
     overlap = low.lo <= high.hi and high.lo <= low.hi
     assert sentence.startswith("No clear change") == overlap  # 10 deals: wide intervals
-    assert "±1 points" in sentence
+    assert "±1.0 points" in sentence
 
 
 def test_figures_are_embedded_with_the_data_they_draw(report, ladder_dir):
@@ -97,7 +97,7 @@ def test_report_command_and_a_broken_ladder(ladder_dir, tmp_path):
     out = tmp_path / "r.html"
     result = CliRunner().invoke(cli_analysis.report, [str(ladder_dir), "--out", str(out), "--margin", "5"])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == str(out) and "±5 points" in out.read_text()
+    assert result.output.strip() == str(out) and "±5.0 points" in out.read_text()
     broken = tmp_path / "broken"
     shutil.copytree(ladder_dir, broken)
     (broken / "ladder.json").write_text("{")

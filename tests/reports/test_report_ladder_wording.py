@@ -50,7 +50,7 @@ def test_the_verdict_reads_the_two_ends_with_their_intervals_and_the_margin():
     assert sentence.startswith("The first-seat edge shrinks with skill: +3.10 points (+2.00 to +4.20) at 16 "
                                "iterations, +0.40 (-0.80 to +1.60) at 128 (simultaneous 95% intervals, which do "
                                "not overlap)")  # the middle levels play no part
-    assert sentence.endswith("the seat verdict at ±1 points is unbalanced at 16 iterations and inconclusive at 128.")
+    assert sentence.endswith("the seat verdict at ±1.0 points is unbalanced at 16 iterations and inconclusive at 128.")
 
 
 def test_overlapping_ends_say_no_clear_change():
@@ -64,7 +64,7 @@ def test_overlapping_ends_say_no_clear_change():
 def test_one_level_says_there_is_no_trend():
     sentence = verdict_sentence(synthetic([(0.5, -0.5, 1.5)], verdicts=["balanced"]), 2.0)
     assert sentence.startswith("One level only, so no trend: with 16 iterations")
-    assert "+0.50 points (-0.50 to +1.50)" in sentence and "seat verdict at ±2 points is balanced" in sentence
+    assert "+0.50 points (-0.50 to +1.50)" in sentence and "seat verdict at ±2.0 points is balanced" in sentence
 
 
 def test_strength_says_where_the_ladder_stops_climbing():
