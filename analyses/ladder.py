@@ -96,3 +96,17 @@ def table(path, margin=1.0):
                    largest_lo=verdict.largest.lo, largest_hi=verdict.largest.hi, verdict=verdict.kind)
         rows.append(row)
     return manifest, pl.DataFrame(rows)
+
+
+def seat_edges(path, margin=1.0):
+    """Every seat's edge at every level, with this level's budget in every seat: one row per level and
+    seat (budget, seat, strategy, share, edge, lo, hi; edges in points with the simultaneous 95% intervals
+    of ``analyses.verdict``, the same numbers ``table`` reads its first and largest edge from)."""
+    path = Path(path)
+    manifest = json.loads((path / MANIFEST).read_text())
+    rows = []
+    for entry in manifest["runs"]:
+        if entry["kind"] == "seats":
+            verdict = seat_verdict(open_run(path / entry["run"]).seats, margin)
+            rows += [{"budget": entry["budget"], **edge.to_dict()} for edge in verdict.edges]
+    return pl.DataFrame(rows)

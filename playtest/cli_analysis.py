@@ -63,7 +63,7 @@ def _show(frame, columns, playable_only=False):
 @margin_option
 @user_errors
 def report(dirs, out, fmt, margin):
-    """Write a report on run, sweep or tournament directories and print its path."""
+    """Write a report on run, sweep, tournament or ladder directories and print its path."""
     path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 

@@ -1,4 +1,4 @@
-"""Build a report from run, sweep and tournament directories.
+"""Build a report from run, sweep, tournament and skill-ladder directories.
 
 ``write_report(paths, out)`` writes one self-contained HTML file (figures
 embedded as base64 PNG at 200 dpi) or, with ``fmt="md"``, a Markdown file
@@ -21,26 +21,29 @@ from pathlib import Path
 
 import jinja2
 
-from analyses import sweep, tournament
+from analyses import ladder, sweep, tournament
 from analyses.runs import NotARun, is_run
 from analyses.verdict import DEFAULT_MARGIN
-from reports import run_report, sweep_report, tournament_report
+from reports import ladder_report, run_report, sweep_report, tournament_report
 
 TEMPLATES = Path(__file__).with_name("templates")
 
 
 def sections(paths, margin=DEFAULT_MARGIN):
-    """One section per directory, recognised as a sweep, a tournament or a run."""
+    """One section per directory, recognised as a sweep, a tournament, a skill ladder (``ladder.json``) or
+    a run."""
     out = []
     for path in map(Path, paths):
         if sweep.is_sweep(path):
             out.append(sweep_report.sweep_section(path))
         elif tournament.is_tournament(path):
             out.append(tournament_report.tournament_section(path, margin))
+        elif ladder.is_ladder(path):
+            out.append(ladder_report.ladder_section(path, margin))
         elif is_run(path):
             out.append(run_report.run_section(path, margin))
         else:
-            raise NotARun(f"{path} is neither a run, a sweep nor a tournament directory")
+            raise NotARun(f"{path} is neither a run, a sweep, a tournament nor a ladder directory")
     return out
 
 

@@ -293,3 +293,85 @@ def _order(value):
         return (1, 0, json.dumps(json.loads(value)))
     except (TypeError, ValueError):
         return (2, 0, str(value))
+
+
+OTHER_SEATS = ("#f58518", "#54a24b", "#b279a2", "#9d755d", "#72b7b2", "#ff9da6")
+
+
+def _dodged(index, k, count, step=0.12):
+    """x positions of series ``k`` of ``count`` around the category positions ``index``."""
+    return np.asarray(index, dtype=float) + (k - (count - 1) / 2) * step
+
+
+def _bars(estimate, lo, hi):
+    estimate, lo, hi = (np.asarray(v, dtype=float) for v in (estimate, lo, hi))
+    return np.vstack([estimate - lo, hi - estimate])
+
+
+def _budget_axes(ax, budgets, xlabel, ylabel, title):
+    """Label a ladder figure: one evenly spaced tick per budget, axis labels, title, legend outside."""
+    ax.set_xticks(range(len(budgets)), [str(b) for b in budgets])
+    ax.set_xlim(-0.5, len(budgets) - 0.5)
+    ax.grid(axis="x", visible=False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    legend_outside(ax)
+
+
+def ladder_edges(name, edges, margin):
+    """Every seat's edge against the search budget of a skill ladder, the same budget in every seat: points
+    with simultaneous 95% intervals around the zero line, the ±``margin`` band shaded, the first seat in
+    blue and joined, the others lighter; budgets (which double) evenly spaced.
+
+    ``edges`` has columns budget, seat, edge, lo, hi in points (``analyses.ladder.seat_edges``).
+    """
+    budgets = sorted(edges["budget"].unique().to_list())
+    seats = sorted(edges["seat"].unique().to_list())
+    fig, ax = new_axes()
+    ax.axhspan(-margin, margin, color=GREY, alpha=0.15, lw=0, label=f"margin (±{margin:g} points)")
+    ax.axhline(0, color="black", linewidth=0.9)
+    for k, seat in enumerate(seats):
+        part = edges.filter(pl.col("seat") == seat).sort("budget")
+        x = _dodged([budgets.index(b) for b in part["budget"]], k, len(seats))
+        first = k == 0
+        colour = BLUE if first else OTHER_SEATS[(k - 1) % len(OTHER_SEATS)]
+        ax.errorbar(x, part["edge"].to_numpy(), yerr=_bars(part["edge"], part["lo"], part["hi"]),
+                    fmt="o-" if first else "o", color=colour, ecolor=colour, alpha=1.0 if first else 0.65,
+                    capsize=4 if first else 2, markersize=6 if first else 4, zorder=3 if first else 2,
+                    label=f"seat {seat}" + (" (first)" if first else ""))
+    widest = max(float(np.nanmax(np.abs(edges.select("lo", "hi").to_numpy()))), margin) * 1.15
+    ax.set_ylim(-widest, widest)
+    _budget_axes(ax, budgets, "search iterations per decision, the same in every seat",
+                 "edge over the fair share (points)", "Seat edge by budget (simultaneous 95% intervals)")
+    return Figure(name, "Each seat's win share minus the fair share, in percentage points, with the search "
+                        "player at the same budget in every seat (seats not rotated), at every level of the "
+                        "ladder; simultaneous 95% intervals over the seats of a level; 0 is a fair seat, the "
+                        f"grey band the ±{margin:g}-point margin.",
+                  fig, edges.select("budget", "seat", "edge", "lo", "hi"))
+
+
+def ladder_shares(name, table, fair_share, field):
+    """The search player's win share at each budget of a skill ladder, against the level below and against
+    ``field`` (one seat each, seats rotated), with 95% intervals over deals and the fair-share line.
+
+    ``table`` has columns budget and below_/field_ share, lo, hi (shares, ``analyses.ladder.table``).
+    """
+    budgets = table["budget"].to_list()
+    fig, ax = new_axes()
+    ax.axhline(100 * fair_share, color="black", linewidth=0.9, linestyle="--",
+               label=f"fair share ({100 * fair_share:.1f}%)")
+    series = [("below", "against the level below\n(random below the first)", BLUE), ("field", f"against {field}", RED)]
+    for k, (kind, label, colour) in enumerate(series):
+        share = 100 * table[f"{kind}_share"].to_numpy()
+        ax.errorbar(_dodged(range(len(budgets)), k, len(series)), share,
+                    yerr=_bars(share, 100 * table[f"{kind}_lo"].to_numpy(), 100 * table[f"{kind}_hi"].to_numpy()),
+                    fmt="o-", color=colour, ecolor=colour, capsize=4, markersize=6, label=label)
+    ax.yaxis.set_major_formatter(PercentFormatter(decimals=None))
+    _budget_axes(ax, budgets, "search iterations per decision (one seat; the others below or the field)",
+                 "games won", "Search player's win share (95% intervals over deals)")
+    return Figure(name, "Share of its games the search player won at each budget, in one seat with seats "
+                        "rotated: against the level below (half its budget; random below the first level) and "
+                        f"against {field} in every other seat, with 95% intervals over deals; the dashed line is "
+                        f"the fair share ({100 * fair_share:.1f}%, one game in {round(1 / fair_share)}).",
+                  fig, table.select("budget", *[f"{k}_{c}" for k, *_ in series for c in ("share", "lo", "hi")]))

@@ -1,9 +1,10 @@
-"""Small Forks runs, a sweep and a tournament, made once per test session (fixed seeds)."""
+"""Small Forks runs, a sweep, a tournament and a skill ladder, made once per test session (fixed seeds)."""
 
 import pytest
+from click.testing import CliRunner
 
 from analyses import sweep, tournament
-from playtest import api
+from playtest import api, cli_skill
 from simulator.core.setup import SetupError
 
 GRID = {
@@ -22,3 +23,13 @@ def study(tmp_path_factory):
     sweep.sweep(api.simulate, "forks", GRID, root / "sweep", unplayable=(SetupError,))
     tournament.play(api.simulate, "forks", ["greedy", "random"], root / "tournament", players=2, games=500, seed=3)
     return {name: root / name for name in ("plain", "rotated", "sweep", "tournament")}
+
+
+@pytest.fixture(scope="session")
+def ladder_dir(tmp_path_factory):
+    """The smallest skill ladder, played by the command line: Forks, budgets 2 and 4, 10 deals per run."""
+    out = tmp_path_factory.mktemp("ladder") / "forks"
+    result = CliRunner().invoke(cli_skill.ladder, ["forks", "--first", "2", "--levels", "2", "--deals", "10",
+                                                   "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out

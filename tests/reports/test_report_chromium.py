@@ -78,3 +78,11 @@ def test_every_figure_of_a_combined_report_loads(study, tmp_path):
     report = write_report([study["plain"], study["sweep"], study["tournament"]], tmp_path / "report.html")
     page = rendered(report, tmp_path)
     assert page["images"] == page["loaded"] == 6  # 2 for the run, 1 for the sweep, 3 for the tournament
+
+
+def test_ladder_report_verdict_first_and_nothing_overflows(ladder_dir, tmp_path):
+    page = rendered(write_report([ladder_dir], tmp_path / "report.html"), tmp_path)
+    assert page["images"] == page["loaded"] == 2
+    assert page["first_class"] == "verdict", page
+    assert "first-seat edge" in page["first_text"] and "at 2 iterations" in page["first_text"]
+    assert page["page_width"] <= page["window_width"] == 1280, f"the page is {page['page_width']} px wide"
