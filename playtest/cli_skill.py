@@ -111,10 +111,13 @@ def _edge_text(edge, lo, hi):
 @click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
               help="Balance margin in points of win share.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the ladder's runs.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def ladder(game, players, first, levels, deals, field, seed, margin, out, as_json):
+def ladder(game, players, first, levels, deals, field, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
     from analyses import ladder as ladders
+    from reports.build import write_report
 
     g = game_registry.get(game)
     players = g.default_players if players is None else players
@@ -132,6 +135,7 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, as_jso
     ladders.play(api.simulate, game, out, players=players, levels=ladders.budgets(first, levels), deals=deals,
                  seed=seed, field=field, on_run=progress)
     _, table = ladders.table(out, margin)
+    report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
@@ -148,6 +152,8 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, as_jso
                    f"  {r['verdict']}")
     click.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "
                f"simultaneous 95% intervals; runs in {out}")
+    if report:
+        click.echo(str(report))
 
 
 @click.command()

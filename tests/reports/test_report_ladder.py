@@ -108,3 +108,9 @@ def test_report_command_and_a_broken_ladder(ladder_dir, tmp_path):
     (broken / "ladder.json").write_text((ladder_dir / "ladder.json").read_text())
     with pytest.raises(NotARun, match="not a complete skill ladder"):
         write_report([broken], tmp_path / "c.html")
+
+
+def test_the_ladder_command_writes_its_report_beside_its_runs(ladder_dir):
+    page = (ladder_dir / "report.html").read_text()
+    assert "<h1>Skill ladder: Forks: 2nd Edition" in page
+    assert re.match(r"\s*<section class=\"ladder\">\s*<p class=\"verdict\">", page[page.index("</h1>") + 5:])
