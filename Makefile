@@ -21,7 +21,7 @@ run: install
 
 test: install
 	$(PY) -m ruff check simulator strategies analyses reports playtest tests
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 bench: install
 	$(VENV)/bin/playtest bench

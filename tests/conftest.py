@@ -1,5 +1,6 @@
 """Kernels bound to user strategy files are cached in a temporary folder for the test session, never in the
-user's cache (``simulator.core.kernel_cache``); subprocesses (Dask workers) inherit it."""
+user's cache (``simulator.core.kernel_cache``); subprocesses (Dask workers) inherit it, and so do the workers
+of ``pytest -n`` (pytest-xdist), which share the folder of the process that started them."""
 
 import os
 import shutil
@@ -7,12 +8,26 @@ import tempfile
 
 from simulator.core.kernel_cache import CACHE_ENV
 
-_SESSION_CACHE = tempfile.mkdtemp(prefix="playtest-test-cache-")
+_OWNED = []  # the folder this process made (the controller, or a run without -n)
 
 
 def pytest_configure(config):
-    os.environ[CACHE_ENV] = _SESSION_CACHE
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        _OWNED.append(tempfile.mkdtemp(prefix="playtest-test-cache-"))
+        os.environ[CACHE_ENV] = _OWNED[0]
 
 
 def pytest_unconfigure(config):
-    shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
+    for folder in _OWNED:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under ``pytest -n --dist loadgroup``: a test file's tests run in one worker (its module fixtures are
+    built once), and so do all of tests/reports, which share the runs of its session fixtures."""
+    import pytest
+
+    for item in items:
+        path = item.path.relative_to(config.rootpath)
+        group = "reports" if path.parts[:2] == ("tests", "reports") else str(path)
+        item.add_marker(pytest.mark.xdist_group(group))
