@@ -34,6 +34,8 @@ def parse_beans(text):
         lo, hi = int(m.group(1)), int(m.group(2))
         if lo > hi:
             raise click.BadParameter(f"{text!r}: the range runs backwards", param_hint="--beans")
+        if hi - lo >= MAX_BEAN_COUNTS:  # before len(): a range longer than sys.maxsize has none
+            hi = lo + MAX_BEAN_COUNTS  # one count too many: refused below
         counts = range(lo, hi + 1)
     else:
         try:

@@ -216,3 +216,7 @@ def test_an_interrupted_call_knows_its_worker_is_still_running():
     while worker.still_running() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not worker.still_running()
+
+
+def test_a_bean_range_too_long_to_count_is_refused_in_one_line():
+    assert_refused(invoke("unfair", "dice", "--beans", f"0..{10 ** 30}", "-n", "10"), "at most 200 counts")
