@@ -35,6 +35,30 @@ class RunFiles:
         return self.dir.name
 
 
+def check_files(path):
+    """Refuse (``NotARun``) a directory tree holding a damaged file that playtest reads.
+
+    Every ``*.json`` under ``path`` must be a JSON object and every
+    ``*.parquet`` must have a readable parquet footer; only footers are read,
+    so this is cheap next to the analysis it protects.
+    """
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    for f in sorted(path.rglob("*.json")):
+        try:
+            value = json.loads(f.read_text())
+        except (OSError, ValueError) as exc:
+            raise NotARun(f"{f} cannot be read or is damaged ({exc})") from None
+        if not isinstance(value, dict):
+            raise NotARun(f"{f} is damaged (not a JSON object)")
+    for f in sorted(path.rglob("*.parquet")):
+        try:
+            pq.read_metadata(f)
+        except (OSError, ValueError) as exc:
+            raise NotARun(f"{f} is damaged ({exc}); play the run again") from None
+
+
 def is_run(path):
     """True when ``path`` holds a manifest and at least one seats parquet file."""
     path = Path(path)

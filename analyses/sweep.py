@@ -33,6 +33,7 @@ cannot be told apart from the best.
 
 import itertools
 import json
+import math
 import tomllib
 from pathlib import Path
 
@@ -50,6 +51,8 @@ RUN_KEYS = ("players", "games", "seed", "strategies", "variant")
 CONFIRM_SEED_OFFSET = 1_000_003  # the confirmation games use seed + this: deals the race never saw
 MAX_STAGES = 4                   # race stages before confirming whatever is left
 CONFIRMED = 3                    # at least this many configurations (when there are) are confirmed
+DEFAULT_GAMES = 2000             # games per configuration when the grid gives none
+MAX_CONFIGS = 10_000             # configurations in one grid (each is a run directory)
 
 
 class GridError(ValueError):
@@ -109,6 +112,12 @@ def read_grid(path_or_dict):
         axes.append((f"param:{name}", vectors))
     if not axes:
         raise GridError("grid: nothing to sweep; give candidate lists under [setup] or [params]")
+    count = math.prod(len(values) for _, values in axes)
+    if count > MAX_CONFIGS:
+        raise GridError(f"grid: {count:,} configurations (the product of the candidate lists); a sweep plays at "
+                        f"most {MAX_CONFIGS:,}")
+    if isinstance(options.get("strategies"), str):
+        options["strategies"] = [options["strategies"]]
     return options, axes
 
 
@@ -268,7 +277,7 @@ def sweep(simulate, game, grid, out, search=False, force=False, unplayable=(), m
     sweep.json, summary.csv and runs/.
     """
     options, axes = read_grid(grid)
-    options.setdefault("games", 2000)
+    options.setdefault("games", DEFAULT_GAMES)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     configs = list(enumerate(configurations(axes)))

@@ -72,6 +72,18 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     return spec, sset
 
 
+def check(game, *, out=None, **options):
+    """Refuse a run exactly as ``simulate`` would before playing (``prepare``, then ``check_size`` for ``out``).
+
+    Commands that play several runs (tournament, ladder, tune, restrict) call
+    it for every run first, so bad input is refused before anything is played,
+    written or replaced. Returns the run's ``RunSpec``.
+    """
+    spec, _ = prepare(game, **options)
+    check_size(spec, out)
+    return spec
+
+
 def provenance():
     """Package version and git revision (when the package runs from a git checkout)."""
     info = {"version": playtest.__version__}
@@ -150,6 +162,12 @@ def compare(run_a, run_b, margin=1.0, confidence=0.95):
     seed."""
     from analyses.compare import compare as compare_runs
 
+    from analyses.runs import check_files, open_run
+
+    for r in (run_a, run_b):
+        if not isinstance(r, Run):
+            open_run(r)  # refuses a directory without a manifest or seat rows
+            check_files(r)
     a, b = (r if isinstance(r, Run) else load_run(r) for r in (run_a, run_b))
     return compare_runs(a.scan(), b.scan(), a.manifest, b.manifest, margin, confidence)
 
@@ -229,6 +247,9 @@ def replay_run(path, *, game_index, rotation=None):
     except (KeyError, TypeError, ValueError) as exc:
         raise RunError(f"the manifest of {path} is damaged or from an older playtest ({exc}); "
                        f"replay with the options of the run instead") from None
+    if not isinstance(options["setup"], dict) or isinstance(chunk_size, bool) or chunk_size < 1 or games < 1:
+        raise RunError(f"the manifest of {path} is damaged (its setup, games or chunk_size); replay with the "
+                       f"options of the run instead")
     if len(checksums) != len(files):
         raise RunError(f"the manifest of {path} records no checksum of its strategy files, so playtest cannot "
                        f"check they are unchanged; replay with the options of the run instead")

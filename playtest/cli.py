@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from playtest import api
+from playtest.cli_types import FiniteRange, local_workers_type, margin_type
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -166,14 +167,14 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--until-ci", type=FiniteRange(0, 1, min_open=True), default=None,
               help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=local_workers_type(), default=None,
               help="Start a local Dask cluster of this many worker processes (with --backend dask).")
-@click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balanced means every seat's edge is within ± this many percentage points of win share.")
 @click.option("--feel", is_flag=True, help="Also print the game-feel figures (length, spread, margin, ties) with "
                                          "95% intervals (holds one row per game in memory).")

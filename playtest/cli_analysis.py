@@ -15,13 +15,14 @@ import click
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
 from analyses import tournament as tournaments
-from analyses.runs import NotARun
+from analyses.runs import NotARun, check_files
 from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api
+from playtest.cli_types import check_report_out, margin_type
 from reports.build import write_report
 from simulator import games as game_registry
 from simulator.core import rundir
-from simulator.core.batch import RunError
+from simulator.core.batch import MAX_SEED, RunError
 from simulator.core.setup import SetupError
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
@@ -42,7 +43,7 @@ def user_errors(command):
 
 
 def margin_option(f):
-    return click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_MARGIN,
+    return click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN,
                         show_default=True,
                         help="Balanced means every seat's edge is within ± this many percentage points.")(f)
 
@@ -64,6 +65,9 @@ def _show(frame, columns, playable_only=False):
 @user_errors
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
+    check_report_out(out, fmt, dirs)
+    for d in dirs:
+        check_files(d)
     path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 
@@ -84,9 +88,16 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
+    options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
+    games = options.get("games", sweeps.DEFAULT_GAMES)
+    api.check(game, **{**options, "games": games}, out=out)
+    if search and options.get("seed", 0) > MAX_SEED - sweeps.CONFIRM_SEED_OFFSET:
+        raise sweeps.GridError(f"grid: with --search the seed must be at most {MAX_SEED - sweeps.CONFIRM_SEED_OFFSET} "
+                               f"(the confirmation games use seed + {sweeps.CONFIRM_SEED_OFFSET:,})")
     with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
         summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
                                unplayable=(SetupError,), margin=margin)
+        sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
     manifest, _ = sweeps.load(out)
     axes = [a["label"] for a in manifest["axes"]]
     _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
@@ -104,8 +115,9 @@ def sweep(game, grid, out, force, search, make_report, margin):
 @click.option("--strategy", "-s", "strategies", multiple=True, required=True,
               help="A strategy to enter; give at least two.")
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-n", type=int, default=10_000, show_default=True, help="Deals per lineup.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (the same deals for every lineup).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Deals per lineup.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+              help="Run seed (0 to 2**63-1; the same deals for every lineup).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
 @click.option("--force", is_flag=True,
@@ -122,6 +134,9 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     """
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
+    api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
+    for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces
+        api.check(game, players=players, seed=seed, games=games, strategies=lineup, rotate_seats=True, out=out)
     with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
         tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
                          force=force)

@@ -11,6 +11,7 @@ import click
 import tomli_w
 
 from playtest import api
+from playtest.cli_types import FiniteRange, margin_type
 from simulator.core.batch import RunError
 from simulator import games as game_registry
 from strategies.games import strategy_set
@@ -35,7 +36,7 @@ def _points(share):
               help="Deals per evaluation (each played from every seat).")
 @click.option("--confirm-deals", type=click.IntRange(10, 100_000_000), default=5_000, show_default=True,
               help="Fresh deals on which the tuned and the default vector are compared at the end.")
-@click.option("--sigma", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+@click.option("--sigma", type=FiniteRange(0, min_open=True), default=1.0, show_default=True,
               help="The optimiser's first step size, in parameter units.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 10_001), default=0, show_default=True,
               help="Confirmation seed; evaluation i uses seed + 1 + i.")
@@ -57,6 +58,11 @@ def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, se
         raise RunError(f"the field must be another strategy than the one tuned ({strategy!r})")
     if Path(out).exists():
         raise RunError(f"{out} already exists; choose another file for the tuned vector")
+    if not Path(out).absolute().parent.is_dir():
+        raise RunError(f"cannot write {out}: the folder {Path(out).absolute().parent} does not exist")
+    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
+    api.check(game, players=players, games=max(deals, confirm_deals), seed=seed,
+              strategies=[strategy] + [field] * (players - 1), rotate_seats=True)
 
     def progress(done, total, share):
         if not as_json:
@@ -108,7 +114,7 @@ def _edge_text(edge, lo, hi):
               help="Deals per run (each played from every seat).")
 @click.option("--field", "-f", default=None, help="The built-in field [default: the game's strongest heuristic].")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
-@click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balance margin in points of win share.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the ladder's runs.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
@@ -124,8 +130,11 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, make_r
     sset = strategy_set(game)
     field = field or sset.strongest
     sset.get(field)
-    if Path(out).exists() and any(Path(out).iterdir()):
+    if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise RunError(f"output directory {out} already exists; choose another")
+    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
+    api.check(game, players=players, seed=seed, games=deals * players, out=out,
+              strategies=[f"mcts@{ladders.budgets(first, levels)[-1]}"] + [field] * (players - 1))
     total = 3 * levels
 
     def progress(done, _):
@@ -166,7 +175,7 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, make_r
 @click.option("--deals", type=click.IntRange(10, 10_000_000), default=1000, show_default=True,
               help="Deals (each played from every seat).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
-@click.option("--margin", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
+@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Points of win share below which an option counts as worth nothing measurable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def restrict(game, classes, agent, players, deals, seed, margin, as_json):
@@ -175,6 +184,7 @@ def restrict(game, classes, agent, players, deals, seed, margin, as_json):
 
     g = game_registry.get(game)
     players = g.default_players if players is None else players
+    api.check(game, players=players, seed=seed, games=deals, strategies=[agent])
     lineup = restricted.lineup(agent, classes, players)
     run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True)
     r = restricted.cost(run.seats(), lineup[0], players, margin)

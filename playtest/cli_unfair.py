@@ -15,6 +15,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from playtest.cli_types import check_report_out
 from simulator.core.setup import SetupError
 from simulator.unfair import dice, fame, gems, panoramas, wishing_well
 from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS, dice_faces, load_setup
@@ -33,6 +34,8 @@ def parse_beans(text):
         lo, hi = int(m.group(1)), int(m.group(2))
         if lo > hi:
             raise click.BadParameter(f"{text!r}: the range runs backwards", param_hint="--beans")
+        if hi - lo >= MAX_BEAN_COUNTS:  # before len(): a range longer than sys.maxsize has none
+            hi = lo + MAX_BEAN_COUNTS  # one count too many: refused below
         counts = range(lo, hi + 1)
     else:
         try:
@@ -170,6 +173,7 @@ def report_command(out, fmt, first_date, setup, trials, seed):
     # Imported here so that the study commands do not pay for matplotlib and jinja2.
     from reports.unfair import write_unfair_report
 
+    check_report_out(out, fmt)
     path = _checked(lambda: write_unfair_report(out, fmt, setup=setup, first_date=first_date,
                                                 trials=trials, seed=seed))
     click.echo(str(path))

@@ -310,10 +310,8 @@ def reopen(out, spec):
     damaged = f"cannot resume {out}: its {output.MANIFEST} is damaged"
     try:
         old = output.read_manifest(out)
-    except (OSError, ValueError) as exc:
+    except RunError as exc:
         raise RunError(f"{damaged} ({exc}); start the run again with --force") from None
-    if not isinstance(old, dict):
-        raise RunError(f"{damaged} (not a JSON object); start the run again with --force")
     mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
     if mismatched:
         raise RunError(f"cannot resume {out}: the run there differs in {', '.join(mismatched)}")

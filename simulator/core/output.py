@@ -22,6 +22,8 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core.rundir import RunError
+
 SEATS_DIR = "seats"
 MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1,
@@ -126,7 +128,15 @@ def write_manifest(out, manifest):
 
 
 def read_manifest(out):
-    return json.loads((Path(out) / MANIFEST).read_text())
+    """The manifest of run directory ``out`` as a dict; an unreadable or damaged one is a ``RunError``."""
+    path = Path(out) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise RunError(f"the manifest {path} cannot be read or is damaged ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise RunError(f"the manifest {path} is damaged (not a JSON object)")
+    return manifest
 
 
 def scan_seats(out):

@@ -16,26 +16,29 @@ import threading
 POLL = 0.05    # seconds between checks of the main thread while it waits
 GRACE = 1.0    # seconds an interrupted worker gets to finish its kernel slice
 
-_abandoned = []  # worker threads left inside a kernel after an interruption
+_abandoned = []  # for each worker left inside a kernel after an interruption: a callable, True while it runs
 
 
 def call(fn, *args):
     """Return ``fn(*args)`` computed on a worker thread; an interruption of the wait propagates at once."""
     box = {}
+    done = threading.Event()
 
     def work():
         try:
             box["value"] = fn(*args)
         except BaseException as exc:  # handed to the caller's thread
             box["error"] = exc
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=work, name="playtest-kernel", daemon=True)
-    thread.start()
+    threading.Thread(target=work, name="playtest-kernel", daemon=True).start()
     try:
-        while thread.is_alive():
-            thread.join(POLL)
+        # an Event, not Thread.join: a join interrupted by Ctrl-C can mark a running thread as stopped (Python 3.11)
+        while not done.wait(POLL):
+            pass
     except BaseException:
-        _abandoned.append(thread)
+        _abandoned.append(lambda: not done.is_set())
         raise
     if "error" in box:
         raise box["error"]
@@ -94,9 +97,9 @@ def pipeline(produce, items, depth=1):
         stop.set()
         thread.join(GRACE)
         if thread.is_alive():
-            _abandoned.append(thread)
+            _abandoned.append(thread.is_alive)
 
 
 def still_running():
     """True when a worker abandoned after an interruption has not come back from its kernel."""
-    return any(t.is_alive() for t in _abandoned)
+    return any(running() for running in _abandoned)

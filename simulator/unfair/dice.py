@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core import worker
 from simulator.core.rng import randint, seed_stream
 from simulator.core.setup import SetupError
 from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS
@@ -54,7 +55,7 @@ def cheapest_adjustment(a, b, goal, target, beans, faces):
     return best
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def simulate_kernel(seed, trials, faces, goal, target, beans):
     """Roll ``trials`` pairs and apply the cheapest adjustment for each bean count in ``beans``.
 
@@ -138,7 +139,7 @@ def dice_study(goal, beans, *, target=None, faces=6, trials=100_000, seed=1):
     beans = np.asarray(beans, dtype=np.int64)
     code = GOALS.index(goal)
     tgt = 0 if target is None else int(target)
-    reached, spent, spent_sq = (x.sum(axis=0) for x in simulate_kernel(seed, trials, faces, code, tgt, beans))
+    reached, spent, spent_sq = (x.sum(axis=0) for x in worker.call(simulate_kernel, seed, trials, faces, code, tgt, beans))
     rows = []
     for k, n_reached, s, s2 in zip(beans.tolist(), reached.tolist(), spent.tolist(), spent_sq.tolist()):
         p, e = exact(goal, tgt, k, faces)

@@ -19,7 +19,10 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core import worker
+from simulator.core.batch import RAM_SHARE, physical_memory
 from simulator.core.rng import seed_stream
+from simulator.core.setup import SetupError
 from simulator.unfair.draws import draw
 from simulator.unfair.setup import fame_config
 from simulator.unfair.setup import rounds as game_rounds
@@ -41,7 +44,7 @@ def fame_after_cleanup(fame, divisor):
     return fame // divisor
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def simulate_kernel(seed, trials, rounds, cap, divisor, threshold, park_stars, capacity, attractions,
                     noise_values, noise_cum, gain_round, gain_values, gain_cum):
     """Play every plan for ``rounds`` rounds in ``trials`` trials; return ``int64[trials, plans, rounds, COLUMNS]``.
@@ -83,9 +86,14 @@ def simulate(setup, *, first_date=False, trials=20_000, seed=1):
     """Run the kernel for ``setup``; return ``(config, rounds, int64[trials, plans, rounds, COLUMNS])``."""
     cfg = fame_config(setup)
     n_rounds = game_rounds(setup, first_date)
-    out = simulate_kernel(seed, trials, n_rounds, cfg.cap, cfg.divisor, cfg.threshold, cfg.park_stars,
-                          cfg.capacity, cfg.attractions, cfg.noise[0], cfg.noise[1],
-                          cfg.gain_round, cfg.gain_values, cfg.gain_cum)
+    need = trials * len(cfg.names) * n_rounds * len(COLUMNS) * 8  # the kernel keeps every trial's rows
+    if need > RAM_SHARE * physical_memory():
+        raise SetupError("fame.plans", f"{trials:,} trials of {len(cfg.names)} plans over {n_rounds} rounds need "
+                         f"{need / 1e9:,.1f} GB, more than {RAM_SHARE:.0%} of this machine's memory: "
+                         f"use fewer trials, plans or rounds")
+    out = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.cap, cfg.divisor, cfg.threshold,
+                      cfg.park_stars, cfg.capacity, cfg.attractions, cfg.noise[0], cfg.noise[1],
+                      cfg.gain_round, cfg.gain_values, cfg.gain_cum)
     return cfg, n_rounds, out
 
 

@@ -14,6 +14,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core import worker
 from simulator.core.rng import randint, seed_stream, shuffle
 from simulator.unfair.draws import draw
 from simulator.unfair.setup import gems_config
@@ -50,7 +51,7 @@ def discard_gem(discard, counts, value):
     counts[DISCARD] += 1
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def simulate_kernel(seed, trials, rounds, players, tokens, fac_values, fac_cum, drill_values, drill_cum,
                     dug_values, dug_cum):
     """Play the gemstone economy of ``trials`` games; jit-compiled, parallel over blocks of trials.
@@ -119,7 +120,7 @@ def simulate(setup, *, players=None, first_date=False, trials=20_000, seed=1):
     """Run the kernel for ``setup``; return ``(config, rounds, per_facility summed over blocks, short, recycled)``."""
     cfg = gems_config(setup, players)
     n_rounds = game_rounds(setup, first_date)
-    per_facility, short, recycled = simulate_kernel(
+    per_facility, short, recycled = worker.call(simulate_kernel, 
         seed, trials, n_rounds, cfg.players, cfg.tokens, cfg.facilities[0], cfg.facilities[1],
         cfg.drill[0], cfg.drill[1], cfg.dug_up[0], cfg.dug_up[1])
     return cfg, n_rounds, per_facility.sum(axis=0), short, recycled

@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core import worker
 from simulator.core.rng import seed_stream, shuffle
 from simulator.unfair.setup import panoramas_config
 from simulator.unfair.setup import rounds as game_rounds
@@ -196,7 +197,7 @@ def build_park(arrivals, n_arrivals, policy, wildcard, length, skip_cost, partia
     return coins, demolished
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def simulate_kernel(seed, trials, rounds, spaces, lengths, others, skip_cost, partial, complete, vistas_penalty):
     """Build and score parks in ``trials`` games; jit-compiled, parallel over blocks of trials.
 
@@ -248,7 +249,7 @@ def panoramas_study(setup, *, first_date=False, trials=20_000, seed=1):
     cfg = panoramas_config(setup)
     n_rounds = game_rounds(setup, first_date)
     lengths = np.asarray(cfg.lengths, np.int64)
-    acc = simulate_kernel(seed, trials, n_rounds, cfg.spaces, lengths, cfg.other_attractions, cfg.skip_cost,
+    acc = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.spaces, lengths, cfg.other_attractions, cfg.skip_cost,
                           cfg.partial, cfg.complete, cfg.vistas_penalty).sum(axis=0)
     rows = []
     for li, length in enumerate(cfg.lengths):

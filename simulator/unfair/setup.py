@@ -17,9 +17,37 @@ PANORAMA_MIN = 2  # the printed scoring table starts at 2 cards
 
 
 def load_setup(path=None):
-    """Return the default table, with the user's TOML file at ``path`` merged over it when given."""
+    """Return the default table, with the user's TOML file at ``path`` merged over it when given.
+
+    Every whole number in the merged table must lie within ±``MAX_NUMBER`` and
+    every list hold at most ``MAX_ENTRIES`` entries (``check_sizes``).
+    """
     setup = read_toml(DEFAULT_PATH)
-    return merge(setup, read_toml(path)) if path else setup
+    if path:
+        setup = merge(setup, read_toml(path))
+        check_sizes(setup)
+    return setup
+
+
+def check_sizes(value, where=""):
+    """Refuse a number beyond ±``MAX_NUMBER`` or a list longer than ``MAX_ENTRIES`` anywhere in ``value``.
+
+    The studies add such numbers over up to a million trials in int64, and
+    size loops and arrays by them: bounded here, no table can overflow a sum
+    or hold a study for ever.
+    """
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_sizes(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list):
+        if len(value) > MAX_ENTRIES:
+            raise SetupError(where, f"lists at most {MAX_ENTRIES:,} entries, got {len(value):,}")
+        for i, item in enumerate(value):
+            check_sizes(item, f"{where}[{i}]")
+    elif isinstance(value, float):
+        raise SetupError(where, f"must be a whole number, got {value!r}")
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+        raise SetupError(where, f"must lie within ±{MAX_NUMBER:,}, got {value:,}")
 
 
 def _int_array(values):
@@ -52,6 +80,12 @@ MAX_PLAYERS = 100
 MAX_TRIALS = 1_000_000
 MAX_BEANS = 1_000        # beans held in a dice study (more than 2 x (faces - 1) change nothing)
 MAX_BEAN_COUNTS = 200    # bean counts compared in one dice study
+MAX_NUMBER = 1_000_000   # any whole number in a user's table (points, coins, weights, counts)
+MAX_ENTRIES = 1_000      # any list in a user's table (policies, plans, values of a distribution)
+MAX_COUNT = 100          # a drawn count that sizes a loop: facilities, drill icons, gems dug up, cards traded
+MAX_SPACES = 100         # park spaces, and panorama lengths
+MAX_TOKENS = 10_000      # gemstone tokens in the supply
+MAX_OTHERS = 1_000       # other attractions in the panorama draw pool
 
 
 def at_most(value, limit, where):
@@ -123,6 +157,7 @@ def wishing_well_config(setup):
     for key, (values, _) in (("bean_income", income), ("cards_to_trade", cards)):
         if values.min() < 0:
             raise SetupError(f"{path}.{key}.values", f"must be at least 0, got {values.min()}")
+        at_most(int(values.max()), MAX_COUNT, f"{path}.{key}.values")
     policies, names = _policies(table, "policies", path)
     wish_from, keep, cash_out = [], [], []
     for i, policy in enumerate(policies):
@@ -222,7 +257,7 @@ def gems_config(setup, players=None):
     table = require(setup, path, dict, "")
     values = require_ints(table, "values", path)
     counts = require_ints(table, "counts", path, minimum=0)
-    total = require(table, "tokens", int, path, minimum=1)
+    total = at_most(require(table, "tokens", int, path, minimum=1), MAX_TOKENS, f"{path}.tokens")
     if len(counts) != len(values):
         raise SetupError(f"{path}.counts", f"must give one count per value ({len(values)}), got {len(counts)}")
     for i, v in enumerate(values):
@@ -241,6 +276,7 @@ def gems_config(setup, players=None):
         dists[key] = distribution(table, key, path)
         if dists[key][0].min() < 0:
             raise SetupError(f"{path}.{key}.values", f"must be at least 0, got {dists[key][0].min()}")
+        at_most(int(dists[key][0].max()), MAX_COUNT, f"{path}.{key}.values")
     return Gems(tokens=np.repeat(_int_array(values), counts), players=players,
                 facilities=dists["facilities_per_round"], drill=dists["drill"], dug_up=dists["dug_up_per_round"])
 
@@ -267,8 +303,10 @@ def panoramas_config(setup):
     """
     path = "panoramas"
     table = require(setup, path, dict, "")
-    spaces = require(table, "spaces", int, path, minimum=1)
+    spaces = at_most(require(table, "spaces", int, path, minimum=1), MAX_SPACES, f"{path}.spaces")
     lengths = require_ints(table, "lengths", path, minimum=PANORAMA_MIN)
+    for i, n in enumerate(lengths):
+        at_most(n, MAX_SPACES, f"{path}.lengths[{i}]")
     if not lengths:
         raise SetupError(f"{path}.lengths", "must list at least one length")
     partial_pts = require_ints(table, "partial", path, minimum=0)
@@ -289,7 +327,8 @@ def panoramas_config(setup):
         spaces=spaces, skip_cost=require(table, "skip_cost", int, path, minimum=0), lengths=lengths,
         partial=partial, complete=complete,
         vistas_penalty=require(table, "vistas_penalty", int, path, minimum=0),
-        other_attractions=require(table, "other_attractions", int, path, minimum=0))
+        other_attractions=at_most(require(table, "other_attractions", int, path, minimum=0), MAX_OTHERS,
+                                  f"{path}.other_attractions"))
 
 
 def validate(setup):

@@ -19,6 +19,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simulator.core import worker
 from simulator.core.rng import randint, seed_stream
 from simulator.unfair.dice import DOUBLE, cheapest_adjustment
 from simulator.unfair.draws import draw
@@ -63,7 +64,7 @@ def play_policy(wish_from, keep, cash_out, rounds, start_beans, beans_per_card, 
     out[5] = beans
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, parallel=True, nogil=True)
 def simulate_kernel(seed, trials, rounds, start_beans, beans_per_card, coins_per_bean, faces,
                     income_values, income_cum, card_values, card_cum, wish_from, keep, cash_out):
     """Play every policy in ``trials`` games of ``rounds`` rounds; return ``int64[trials, policies, COLUMNS]``.
@@ -100,7 +101,7 @@ def simulate(setup, *, first_date=False, trials=20_000, seed=1):
     """Run the kernel for ``setup``; return ``(config, rounds, int64[trials, policies, COLUMNS])``."""
     cfg = wishing_well_config(setup)
     n_rounds = game_rounds(setup, first_date)
-    out = simulate_kernel(seed, trials, n_rounds, cfg.start_beans, cfg.beans_per_card, cfg.coins_per_bean,
+    out = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.start_beans, cfg.beans_per_card, cfg.coins_per_bean,
                           cfg.faces, cfg.income[0], cfg.income[1], cfg.cards[0], cfg.cards[1],
                           cfg.wish_from, cfg.keep, cfg.cash_out)
     return cfg, n_rounds, out

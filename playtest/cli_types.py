@@ -1,0 +1,67 @@
+"""Click parameter types and checks shared by the commands: values refused where they enter.
+
+``click.FloatRange`` lets ``nan`` through (it fails no comparison) and
+``inf`` through an open upper end; ``FiniteRange`` refuses both, so a
+margin, an interval target or a step size is always a real number.
+"""
+
+import math
+import os
+from pathlib import Path
+
+import click
+
+from simulator.core.rundir import REPORT as REPORT_NAMES
+
+MAX_MARGIN = 100.0   # percentage points of win share: a wider margin calls every table balanced
+
+
+class FiniteRange(click.FloatRange):
+    """A ``click.FloatRange`` that also refuses ``nan`` and infinities."""
+
+    name = "finite float range"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+def margin_type():
+    """Percentage points of win share: more than 0, at most ``MAX_MARGIN``."""
+    return FiniteRange(0, MAX_MARGIN, min_open=True)
+
+
+def local_workers_type():
+    """Local Dask worker processes: 1 to the machine's cores (more processes than cores only wait)."""
+    return click.IntRange(1, os.cpu_count() or 1)
+
+
+def check_report_out(out, fmt, inputs=()):
+    """Refuse a report path that cannot be written cleanly, before any study or figure is computed.
+
+    The file must end in ``.html`` or ``.md`` (as ``fmt``), sit in an existing
+    folder, not be a folder, and not put itself or its ``<name>-data`` folder
+    over a file; inside an input directory only that directory's own
+    ``report.html``/``report.md`` is allowed (playtest's layout keeps it).
+    """
+    out = Path(out)
+    suffix = ".html" if fmt == "html" else ".md"
+    if out.suffix != suffix or not out.stem:
+        raise click.BadParameter(f"{str(out)!r} must be a file name ending in {suffix} (--format {fmt})",
+                                 param_hint="--out")
+    if out.is_dir():
+        raise click.BadParameter(f"{out} is a folder; give a file name", param_hint="--out")
+    if not out.absolute().parent.is_dir():
+        raise click.BadParameter(f"the folder of {out} does not exist", param_hint="--out")
+    data = out.with_name(f"{out.stem}-data")
+    if data.exists() and not data.is_dir():
+        raise click.BadParameter(f"{data}, where the report's data would go, is a file", param_hint="--out")
+    for d in map(Path, inputs):
+        inside = out.absolute().parent.resolve()
+        if inside == d.resolve() and out.name in REPORT_NAMES:
+            continue
+        if inside == d.resolve() or d.resolve() in inside.parents:
+            raise click.BadParameter(f"{out} is inside the input directory {d}; only {d}/report{suffix} may be "
+                                     f"written there", param_hint="--out")
