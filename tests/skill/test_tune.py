@@ -2,6 +2,7 @@
 
 import numpy as np
 import polars as pl
+import pytest
 from click.testing import CliRunner
 
 from analyses import tune as tuning
@@ -41,14 +42,16 @@ def test_tune_confirms_on_fresh_deals_and_the_gain_is_the_paired_difference():
     assert len(r.history) == 4 and len(r.tuned) == len(LEADER)
 
 
-def test_the_tuned_file_is_read_by_param(tmp_path):
+@pytest.mark.parametrize("strategy, default", [("leader", LEADER), ("hedger", [0.5])])
+def test_the_tuned_file_is_read_by_param(tmp_path, strategy, default):
+    """Vectors of 8 and of 1 parameter (the optimiser's choice depends on the dimension)."""
     out = tmp_path / "tuned.toml"
-    result = CliRunner().invoke(cli, ["tune", "forks", "leader", "--field", "greedy", "--players", "3",
+    result = CliRunner().invoke(cli, ["tune", "forks", strategy, "--field", "greedy", "--players", "3",
                                       "--budget", "3", "--deals", "20", "--confirm-deals", "60", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "confirmed on 60 fresh deals" in result.output
-    vector = parse_params([f"leader=@{out}"])["leader"]
-    assert len(vector) == len(LEADER) and vector != LEADER
+    vector = parse_params([f"{strategy}=@{out}"])[strategy]
+    assert len(vector) == len(default) and vector != default
 
 
 def test_tune_refuses_a_strategy_without_parameters_and_writes_nothing(tmp_path):
