@@ -15,12 +15,13 @@ For each game at its benchmark configuration (``random`` in every seat):
   same run, so a loaded machine slows both) and the peak resident memory;
 * for the first game, the parquet encodings considered for chunk files:
   seconds to encode one chunk and bytes per game;
-* the search player: iterations per second (one iteration: copy the state,
-  determinize it, descend the tree, expand, roll out to the end of the
-  game, back up) on 1 thread and on all, from mid-game states of random
-  games; the cost of one ``copy_state`` and one ``determinize`` call
-  (in a compiled loop); and games per second of a table of ``mcts`` (default
-  budget) in every seat.
+* the search player, compiled as the game kernels compile it: iterations
+  per second (one iteration: copy the state, determinize it, reseed its
+  streams, descend the tree, expand, roll out to the end of the game, back
+  up) on 1 thread, on all and on 2 beside issue 14's target for 2 threads
+  (``search_target``), from mid-game states of random games; the cost of
+  one ``copy_state`` and one ``determinize`` call (in a compiled loop); and
+  games per second of a table of ``mcts`` (default budget) in every seat.
 
 The table is printed and written to ``bench/results.md`` with the machine.
 """
@@ -268,9 +269,11 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                 encodings = encoding_rates(spec, run_chunk, 100_000)
             one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
             table_rate, _ = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
-            searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns, table_rate))
+            searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns, table_rate,
+                             one / one_it))
             echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}, "
-                 f"{two_it:,.0f} on {SEARCH_TARGET_THREADS} (target {search_target(name):,}); copy_state "
+                 f"{two_it:,.0f} on {SEARCH_TARGET_THREADS} (target {search_target(name):,}), one iteration costs "
+                 f"{one / one_it:.2f} random games (1 thread); copy_state "
                  f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {table_rate:.2f} games/s with mcts "
                  f"({int(DEFAULT_PARAMS[0])} iterations) in every seat")
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
@@ -284,7 +287,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                        for r in rows)
     search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {r[4]:,}/s | "
                           f"{'met' if r[3] >= r[4] else 'not met'} | {r[5]:,.0f} ns | {r[6]:,.0f} ns | "
-                          f"{r[7]:.2f}/s |\n" for r in searches)
+                          f"{r[8]:.2f} | {r[7]:.2f}/s |\n" for r in searches)
     enc_body = "".join(f"| {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n" for name, sec, size in encodings)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
@@ -297,9 +300,12 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"expand, roll out to the end of the game, back up; {SEARCH_ITERATIONS} iterations per decision, from "
             f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
             f"games/s of a table with `mcts` at its default budget ({int(DEFAULT_PARAMS[0])} iterations, random "
-            f"rollouts) in every seat. The target is issue 14's, over {SEARCH_TARGET_THREADS} threads.\n\n"
+            f"rollouts) in every seat. The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
+            f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread iterations/s, "
+            f"measured in the same run) does not depend on the machine's load as much.\n\n"
             f"| game | iterations, 1 thread | iterations, all threads | iterations, {SEARCH_TARGET_THREADS} threads | "
-            f"target | | copy_state | determinize | all-mcts table |\n|---|---|---|---|---|---|---|---|---|\n"
+            f"target | | copy_state | determinize | iteration / random game (1 thread) | all-mcts table |\n"
+            f"|---|---|---|---|---|---|---|---|---|---|\n"
             f"{search_body}")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text)
