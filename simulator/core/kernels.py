@@ -116,10 +116,9 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     """
     nrt = not getattr(engine, "ALLOCATION_FREE", False)
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
-    choose = bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
+    choose = bind_choose(engine, decide, cache=cache, tag=tag)
     if search:
-        verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
-        new_search, searcher = bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid)
+        new_search, searcher = bind_engine_search(engine, choose, cache=cache, tag=tag, search_sid=search_sid)
     else:
         new_search, searcher = _no_search_buffers, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
@@ -129,6 +128,21 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
     return run, trace
+
+
+def bind_choose(engine, decide, *, cache, tag=""):
+    """The engine's ``choose`` template bound to ``decide``, inlined, without reference counting if the engine
+    allows it (``ALLOCATION_FREE``)."""
+    nrt = not getattr(engine, "ALLOCATION_FREE", False)
+    return bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
+
+
+def bind_engine_search(engine, choose, *, cache, tag="", search_sid):
+    """``(new_search, search)`` bound to an engine module's verbs and its bound ``choose`` (``bind_choose``),
+    compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
+    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+    return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
+                       nrt=not getattr(engine, "ALLOCATION_FREE", False))
 
 
 @nb.njit(cache=True)
@@ -147,18 +161,24 @@ SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "acti
                 "MAX_ACTIONS")
 
 
-def bind_search(verbs, *, cache, tag="", search_sid):
+def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
     """Return ``(new_search, search)`` of ``simulator.core.search`` bound to an engine's verbs.
 
     ``verbs`` maps the names the search templates call (``new_state``,
     ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
     ``apply``, ``result``, ``choose``, ``MAX_ACTIONS``) to the engine's
     functions and constants; ``search_sid`` is the search strategy's id.
+    With ``nrt=False`` (engines whose verbs allocate nothing) the search and
+    its ``allowed_actions`` are compiled without reference counting, like the
+    game loop: every verb call passes the whole state tuple, and with
+    reference counting each such call costs atomic increments and decrements
+    of all its arrays (a random rollout of Forks was about 25x slower with
+    them, measured on 2 cores). ``new_search`` allocates and keeps it.
     """
     names = dict(verbs, SEARCH_SID=search_sid)
-    allowed = bind(search.allowed_actions, cache=cache, parallel=False, tag=tag, **names)
+    allowed = bind(search.allowed_actions, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)
     return (bind(search.new_search, cache=cache, parallel=False, tag=tag, **names),
-            bind(search.search, cache=cache, parallel=False, tag=tag, allowed_actions=allowed, **names))
+            bind(search.search, cache=cache, parallel=False, nrt=nrt, tag=tag, allowed_actions=allowed, **names))
 
 
 def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace,

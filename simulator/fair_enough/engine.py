@@ -89,7 +89,7 @@ def new_state(arrays, params):
             _face_keys(arrays))                               # determinize's sort key per card: its face
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _start_research(head, pub, r, start):
     """Round ``r`` begins: the start player has the first research turn. Jit-compiled."""
     head[HD_ROUND] = r
@@ -101,7 +101,7 @@ def _start_research(head, pub, r, start):
     pub[OBS_START] = start
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _start_collecting(head, pub, times, players):
     """Reveal the round's time card; the start player has the first Collecting turn. Jit-compiled."""
     r = head[HD_ROUND]
@@ -118,7 +118,7 @@ def _start_collecting(head, pub, times, players):
     pub[OBS_TIME] = time
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _next_collector(head, pub, players):
     """The turn passes clockwise to the next seat that has not secured. Jit-compiled."""
     p = (head[H_TO_MOVE] + 1) % players
@@ -129,7 +129,7 @@ def _next_collector(head, pub, players):
     pub[OBS_TIME] = head[HD_TIME]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _end_round(head, pub, counts, rounds):
     """The Collecting phase is over: the first to secure takes the Starting Player Card; the next round
     begins, or the game ends. Jit-compiled."""
@@ -146,7 +146,7 @@ def _end_round(head, pub, counts, rounds):
         pub[OBS_TIME] = 0
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``: shuffle deck and time deck, deal three cards each, turn up the
     row; the start player (seat 0) is to research. With ``record`` the trace goes to ``trace``.
@@ -194,7 +194,7 @@ def reset(state, arrays, seed, game, trace, record):
     _start_research(head, pub, 0, 0)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _options(state, arrays, act):
     """Fill the options of the pending decision into the state's option buffer and their action ids into
     ``act``; return their number. Jit-compiled."""
@@ -209,14 +209,14 @@ def _options(state, arrays, act):
     return target_options(placed, pub, opt, act, head[HD_AFTER], players, card_kind, card_value)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions`` (size ``layout.MAX_ACTIONS`` holds
     any list), in the order of the options its strategy is shown; return their number. Jit-compiled."""
     return _options(state, arrays, actions)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (``layout.OBS_SIZE``): the public table and its own hand and
     collection. Jit-compiled."""
@@ -239,7 +239,7 @@ def choose(state, arrays, sids, params):
     return act[k]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
     """The seat to move places hand card ``i`` with ``sp`` (Sold Out removing ``target_j`` of
     ``target_seat``), leaving ``after`` time; the phase closes at 0, else the turn passes. Jit-compiled."""
@@ -266,7 +266,7 @@ def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
         _next_collector(head, pub, players)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action`` (an id listed by ``legal_actions``); chance runs up to the next
     decision or the end of the game. With ``record`` the trace goes on in ``trace``. Jit-compiled."""
@@ -316,7 +316,7 @@ def apply(state, arrays, action, trace, record):
         _finish_place(state, arrays, head[HD_PENDING], q, j, SOLD_OUT, after, trace)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final scores, ``standing`` (score, then largest set), the seat columns of
     ``layout.SEAT_COLUMNS`` and the game columns of ``layout.GAME_COLUMNS`` (``finished`` is always 1:
@@ -334,7 +334,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[G_FINISHED] = head[H_FINISHED]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams and every game array, not the thread buffers) into ``dst``,
     a state of the same configuration. Jit-compiled."""
@@ -353,7 +353,7 @@ def copy_state(src, dst):
     copy_1d(dst[12], src[12])
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def _shuffle_range(arr, lo, hi, rng):
     """Shuffle ``arr[lo:hi]`` in place (Fisher-Yates, uniform) with the stream ``rng``. Jit-compiled."""
     for i in range(hi - 1, lo, -1):
@@ -363,7 +363,7 @@ def _shuffle_range(arr, lo, hi, rng):
         arr[j] = tmp
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place everything ``seat`` cannot see, drawing from the stream ``rng``. Jit-compiled.
 
@@ -427,7 +427,7 @@ GAME_ENTRIES = 13  # state entries from here on are per-thread buffers, not part
 ACTION_CLASSES = ("sold-out",)  # see action_class
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def action_class(state, arrays, action):
     """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
 

@@ -150,7 +150,7 @@ def reset(state, arrays, seed, game, trace, rec):
     _begin_turn(head, state[SEAT], 0)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions``; return how many (0 once over).
 

@@ -110,7 +110,7 @@ def new_state(arrays, params):
             np.zeros(players, np.int64))                      # BOUND: determinize's acceptance bounds
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def put_card(hand_c, hand_v, masks, p, j, c, v):
     """Card (colour ``c``, value ``v``) becomes card ``j`` of seat ``p``'s hand and joins its masks. Jit-compiled."""
     hand_c[p, j] = c
@@ -121,7 +121,7 @@ def put_card(hand_c, hand_v, masks, p, j, c, v):
         masks[p, c] |= _ONE << v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def deal_hands(deck, hand_c, hand_v, hand_n, masks, full, unplayed, card_colour, card_value):
     """Deal ``deck`` in blocks (seat 0 first) into the hands and their masks. Jit-compiled."""
     players, size = hand_c.shape
@@ -134,7 +134,7 @@ def deal_hands(deck, hand_c, hand_v, hand_n, masks, full, unplayed, card_colour,
             put_card(hand_c, hand_v, masks, p, j, card_colour[deck[p * size + j]], card_value[deck[p * size + j]])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def worst_key(colour, value, lead, order):
     """Badness of the ``order``-th card of a trick, smaller is worse. Jit-compiled.
 
@@ -145,13 +145,13 @@ def worst_key(colour, value, lead, order):
     return (kind * 64 + value) * 16 + 15 - order
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def trick_place(key):
     """The place in the trick (0 = first card) of the card with this ``worst_key``. Jit-compiled."""
     return 15 - (key & 15)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def deal_points(hand_c, hand_v, hand_n, fooled, empty_hand, wild_penalty, points):
     """Write each seat's points for the deal into ``points``; return the number of tallies. Jit-compiled.
 
@@ -174,7 +174,7 @@ def deal_points(hand_c, hand_v, hand_n, fooled, empty_hand, wild_penalty, points
     return tallies
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def next_start(points, previous):
     """The lowest deal score starts; ties go clockwise from ``previous``, counting it first. Jit-compiled."""
     players = points.size
@@ -186,7 +186,7 @@ def next_start(points, previous):
     return best
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def start_trick(state, arrays):
     """Open a trick led by the head's leader (never a passing seat); the leader is to move. Jit-compiled."""
     head, fooled, obs = state[0], state[FOOLED], state[OBS]
@@ -202,7 +202,7 @@ def start_trick(state, arrays):
     obs[OBS_LEADER] = head[G_LEADER]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def start_deal(state, arrays, trace, record):
     """Shuffle with the chance stream, deal, and open the deal's first trick. Jit-compiled."""
     card_colour, card_value, rules = arrays
@@ -235,7 +235,7 @@ def start_deal(state, arrays, trace, record):
     start_trick(state, arrays)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``; the first deal's start player (seat 0) is to move. Jit-compiled.
 
@@ -264,7 +264,7 @@ def reset(state, arrays, seed, game, trace, record):
     start_deal(state, arrays, trace, record)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def list_options(state, seat, opt_colour, opt_value, opt_pos):
     """Write the legal cards of ``seat`` (hand order) into the option arrays; return how many. Jit-compiled.
 
@@ -283,7 +283,7 @@ def list_options(state, seat, opt_colour, opt_value, opt_pos):
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, inline="always")
 def legal_actions(state, arrays, actions):
     """The seat to move's legal actions (hand positions, hand order) into ``actions``; return how many.
 
@@ -296,7 +296,7 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def observe_seat(state, arrays, seat, obs):
     """Write the fields of ``obs`` that belong to ``seat`` and to the pending play. Jit-compiled.
 
@@ -315,7 +315,7 @@ def observe_seat(state, arrays, seat, obs):
         obs[OBS_UNSEEN + c] = unplayed[c] & ~masks[seat, c]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (the layout of ``simulator.fool.layout``). Jit-compiled.
 
@@ -345,7 +345,7 @@ def choose(state, arrays, sids, params):
     return opt_pos[choice]
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def end_trick(state, arrays):
     """Score the full trick: the winner leads next, the worst cards take the discs. Jit-compiled.
 
@@ -382,7 +382,7 @@ def end_trick(state, arrays):
     head[G_TRICKS] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def end_deal(state, arrays, trace, record):
     """Score the deal; then end the game (by its rules or the cap) or deal the next one. Jit-compiled."""
     rules = arrays[2]
@@ -419,7 +419,7 @@ def end_deal(state, arrays, trace, record):
     start_deal(state, arrays, trace, record)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def apply(state, arrays, action, trace, record):
     """The seat to move plays the card at hand position ``action`` (a legal action). Jit-compiled.
 
@@ -478,7 +478,7 @@ def apply(state, arrays, action, trace, record):
         start_trick(state, arrays)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final totals (``standing`` = totals), the seat columns and the game columns. Jit-compiled."""
     head, totals, stats = state[0], state[TOTALS], state[STATS]
@@ -493,7 +493,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[3] = head[H_FINISHED]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams, every game array) into ``dst``, not its buffers. Jit-compiled."""
     copy_1d(dst[0], src[0])
@@ -513,7 +513,7 @@ def copy_state(src, dst):
     copy_1d(dst[OBS], src[OBS])
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, _nrt=False, inline="always")
 def swap_cards(pool_c, pool_v, a, b):
     """Swap cards ``a`` and ``b`` of the pool. Jit-compiled."""
     c, v = pool_c[a], pool_v[a]
@@ -521,7 +521,7 @@ def swap_cards(pool_c, pool_v, a, b):
     pool_c[b], pool_v[b] = c, v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place what ``seat`` cannot see, drawing only from ``rng``. Jit-compiled.
 
@@ -645,7 +645,7 @@ def determinize(state, arrays, seat, rng):
 ACTION_CLASSES = ("wild-over-lead",)  # see action_class
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def action_class(state, arrays, action):
     """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
 

@@ -17,7 +17,7 @@ import pytest
 
 from playtest import api
 from simulator import games
-from simulator.core.kernels import SEARCH_VERBS, bind, bind_search
+from simulator.core.kernels import bind_choose, bind_engine_search
 from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
@@ -40,9 +40,9 @@ class Table:
         sset = strategy_set(name)
         players = self.cfg.players
         self.sids, self.params, _ = sset.seats([f"mcts@{iterations}"], players)
-        verbs = {v: getattr(self.engine, v) for v in SEARCH_VERBS}
-        verbs["choose"] = bind(self.engine.choose, cache=False, parallel=False, decide=sset.dispatch)
-        self.new_search, self.search = bind_search(verbs, cache=False, search_sid=sset.search_sid)
+        choose = bind_choose(self.engine, sset.dispatch, cache=False)
+        self.new_search, self.search = bind_engine_search(self.engine, choose, cache=False,
+                                                          search_sid=sset.search_sid)
         self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
                         np.zeros((players, max(1, len(g.seat_columns))), np.int32),
                         np.zeros(max(1, len(g.game_columns)), np.int32))
