@@ -46,7 +46,7 @@ from playtest.bench_baseline import BASELINE, state_api_rows
 from simulator import games as game_registry
 from simulator.core import output
 from simulator.core.batch import play_chunk
-from simulator.core.kernels import bind, bind_choose, bind_engine_search
+from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
@@ -182,15 +182,14 @@ def time_verbs(state, other, arrays, seat, rng, n):
 def search_rates(name, threads):
     """``(iterations/s on 1 thread, on ``threads``, on 2, ns per copy_state, ns per determinize)`` for one game.
 
-    The search is compiled as the game kernels compile it (``bind_engine_search``).
+    The search is the one the game kernels call (``StrategySet.search_player``).
     """
     g = game_registry.get(name)
     cfg = g.configure(g.default_players)
     sset = strategy_set(name)
     sids, params, _ = sset.seats([f"mcts@{SEARCH_ITERATIONS}"], cfg.players)
     engine = g.engine
-    choose = bind_choose(engine, sset.dispatch, cache=False)
-    new_search, searcher = bind_engine_search(engine, choose, cache=False, search_sid=sset.search_sid)
+    new_search, searcher = sset.search_player()
     states = mid_game_states(g, cfg, params)
     most = max(threads, SEARCH_TARGET_THREADS)
     outs = [(np.zeros(cfg.players, np.int32), np.zeros(cfg.players, np.int64),

@@ -174,10 +174,16 @@ class StrategySet:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
                 kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid, search=search)
-                if all([cache_in(k, folder) for k in kernels]):
+                if all([cache_in(k, folder) for k in kernels[:2]]):
                     (folder / CHECKED).touch()
             self._kernels[key] = kernels
-        return self._kernels[key]
+        return self._kernels[key][:2]
+
+    def search_player(self):
+        """``(new_search, search)``: the search player the kernels with ``search=True`` call, compiled once for
+        both (tests and benchmarks call it on states of their own)."""
+        self.kernels(search=True)
+        return self._kernels[("search", True)][2:]
 
     def uses_search(self, sids):
         """True when one of the seats (strategy ids) plays the search player."""

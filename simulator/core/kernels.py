@@ -20,6 +20,7 @@ import hashlib
 import sys
 import types
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -96,8 +97,22 @@ def source_fingerprint(functions):
     return digest.hexdigest()
 
 
+class Kernels(NamedTuple):
+    """An engine's compiled kernels (``bind_engine``): the batch loop, the tracer and the search player they call.
+
+    ``new_search`` and ``search`` are the very dispatchers the game loop
+    calls, so calling them from Python (tests, benchmarks) reuses the machine
+    code of the kernels instead of compiling a second copy.
+    """
+
+    run_chunk: object
+    trace_game: object
+    new_search: object
+    search: object
+
+
 def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True):
-    """Return ``(run_chunk, trace_game)`` for an engine module bound to the dispatcher ``decide``.
+    """Return the ``Kernels`` of an engine module bound to the dispatcher ``decide``.
 
     The engine module implements the state verbs of ``simulator.core.state``
     (``new_state``, ``reset``, ``apply``, ``result``...) and the template
@@ -127,7 +142,7 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
-    return run, trace
+    return Kernels(run, trace, new_search, searcher)
 
 
 def bind_choose(engine, decide, *, cache, tag=""):

@@ -33,6 +33,10 @@ def deck_cards(setup, players):
     values = require_ints(deck, "values", "deck", minimum=0)
     extra = require(deck, "extra", dict, "deck")
     removed = set(require_ints(player_row(setup, players), "remove_values", f"players.{players}"))
+    printed = set(values) | {v for name, v in extra.items() if name in names and isinstance(v, int)}
+    if removed - printed:
+        raise SetupError(f"players.{players}.remove_values", f"no card has the value(s) "
+                         f"{', '.join(map(str, sorted(removed - printed)))} (the deck has {sorted(printed)})")
     cards = []
     for d, name in enumerate(names):
         for v in values:

@@ -88,8 +88,7 @@ class Observed(TraceSource):
 
 @pytest.fixture(scope="module")
 def probe_trace():
-    _, trace_game = bind_engine(engine, make_dispatch([probe]), cache=False)
-    return trace_game
+    return bind_engine(engine, make_dispatch([probe]), cache=False, search=False).trace_game
 
 
 def kernel_decisions(trace_game, config, seed, game):

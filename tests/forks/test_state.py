@@ -269,3 +269,10 @@ def test_a_table_that_lasts_more_rounds_than_the_engine_plays_is_refused():
     setup["deck"]["values"] = list(range(1, 60))
     with pytest.raises(SetupError, match="at most 15"):
         GAME.compile_setup(setup, 2, "standard")
+
+
+def test_removing_a_value_no_card_has_is_refused():
+    setup = copy.deepcopy(GAME.default_setup())
+    setup["players"]["4"]["remove_values"] = [99]
+    with pytest.raises(SetupError, match=r"players\.4\.remove_values: no card has the value\(s\) 99"):
+        GAME.compile_setup(setup, 4, "standard")

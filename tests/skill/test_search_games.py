@@ -17,7 +17,6 @@ import pytest
 
 from playtest import api
 from simulator import games
-from simulator.core.kernels import bind_choose, bind_engine_search
 from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
@@ -40,9 +39,7 @@ class Table:
         sset = strategy_set(name)
         players = self.cfg.players
         self.sids, self.params, _ = sset.seats([f"mcts@{iterations}"], players)
-        choose = bind_choose(self.engine, sset.dispatch, cache=False)
-        self.new_search, self.search = bind_engine_search(self.engine, choose, cache=False,
-                                                          search_sid=sset.search_sid)
+        self.new_search, self.search = sset.search_player()  # the kernels' own: compiled once for both
         self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
                         np.zeros((players, max(1, len(g.seat_columns))), np.int32),
                         np.zeros(max(1, len(g.game_columns)), np.int32))
