@@ -23,11 +23,16 @@ def pytest_unconfigure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under ``pytest -n --dist loadgroup``: a test file's tests run in one worker (its module fixtures are
-    built once), and so do all of tests/reports, which share the runs of its session fixtures."""
+    """Under ``pytest -n --dist loadgroup``: the tests of one file with the same parameters run in one worker
+    (so a parametrized module fixture, such as one game's compiled search, is built once), different
+    parameters spread over the workers, and all of tests/reports runs in one worker, since its tests share the
+    runs of its session fixtures."""
     import pytest
 
     for item in items:
         path = item.path.relative_to(config.rootpath)
-        group = "reports" if path.parts[:2] == ("tests", "reports") else str(path)
+        if path.parts[:2] == ("tests", "reports"):
+            group = "reports"
+        else:
+            group = f"{path}[{item.callspec.id}]" if hasattr(item, "callspec") else str(path)
         item.add_marker(pytest.mark.xdist_group(group))
