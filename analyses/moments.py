@@ -99,17 +99,36 @@ def finished_filter(seats):
     return seats.filter(done), int(unfinished)
 
 
+UNIT_SLICE = 500_000  # deals aggregated per pass: bounds the memory of seat_moments for a run of any size
+
+
 def seat_moments(seats):
     """The ``SeatMoments`` of a seat frame (polars, lazy or pandas), one unit per deal.
 
-    Aggregated lazily with polars' streaming engine. Unfinished games are
+    Aggregated lazily with polars' streaming engine, ``UNIT_SLICE`` deals
+    (game numbers) at a time, so memory stays flat however many games a run
+    holds: moments of disjoint deals add up exactly. Unfinished games are
     left out (and counted in ``unfinished``).
     """
     seats = as_lazy(seats)
     finished, unfinished = finished_filter(seats)
-    players = seats.select(pl.col("players").first()).collect(engine="streaming").item()
+    players, lo, hi = seats.select(pl.col("players").first(), pl.col("game").min().alias("lo"),
+                                   pl.col("game").max().alias("hi")).collect(engine="streaming").row(0)
+    n, rows = 0, 0
+    total, cross = np.zeros(players), np.zeros((players, players))
+    for start in range(lo, hi + 1, UNIT_SLICE):
+        part = finished.filter(pl.col("game").is_between(start, start + UNIT_SLICE - 1))
+        k, r, t, c = _unit_sums(part, players)
+        n, rows, total, cross = n + k, rows + r, total + t, cross + c
+    # games per unit: the rotations of a deal (or, in a tournament, every lineup's rotations of it)
+    rotations = round(rows / (players * n)) if n else 1
+    return SeatMoments(n, total, cross, int(rotations), unfinished)
+
+
+def _unit_sums(seats, players):
+    """``(units, rows, sum of w, sum of w w^T)`` over the deals of a lazy seat frame, in one streaming pass."""
     w = [f"w{s}" for s in range(players)]
-    units = finished.group_by("game").agg(
+    units = seats.group_by("game").agg(
         pl.len().alias("rows"),
         *(pl.col("win").filter(pl.col("seat") == s).mean().fill_null(0.0).alias(w[s]) for s in range(players)))
     sums = units.select(pl.len().alias("n"), pl.col("rows").sum(), *(pl.col(c).sum().alias(f"t{c}") for c in w),
@@ -118,8 +137,6 @@ def seat_moments(seats):
     cross = np.zeros((players, players))
     for i, a in enumerate(w):
         for j in range(i, players):
-            cross[i, j] = cross[j, i] = sums[f"c{a}_{w[j]}"]
-    # games per unit: the rotations of a deal (or, in a tournament, every lineup's rotations of it)
-    rotations = round(sums["rows"] / (players * sums["n"])) if sums["n"] else 1
-    return SeatMoments(int(sums["n"]), np.array([sums[f"t{c}"] for c in w], dtype=float), cross,
-                       int(rotations), unfinished)
+            cross[i, j] = cross[j, i] = sums[f"c{a}_{w[j]}"] or 0.0
+    total = np.array([sums[f"t{c}"] or 0.0 for c in w], dtype=float)
+    return int(sums["n"]), int(sums["rows"] or 0), total, cross

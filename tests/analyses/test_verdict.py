@@ -186,3 +186,18 @@ def test_mixed_lineup_speaks_of_lineups():
     verdict = seat_verdict(seats.drop("rotation"))
     assert verdict.subject == "lineups"
     assert "--rotate-seats" in verdict.cannot_tell and "lineup" in verdict.sentence()
+
+
+@pytest.mark.parametrize("rotated", [False, True])
+def test_moments_aggregated_in_slices_of_deals_equal_one_pass(monkeypatch, rotated):
+    """seat_moments aggregates UNIT_SLICE deals at a time (flat memory); the slices must add up exactly."""
+    from analyses import moments
+
+    seats = rotated_frame(deals=300) if rotated else rotated_frame(deals=300).filter(pl.col("rotation") == 0)
+    one = seat_moments(seats)
+    monkeypatch.setattr(moments, "UNIT_SLICE", 7)
+    sliced = seat_moments(seats)
+    assert (sliced.n, sliced.rotations, sliced.unfinished) == (one.n, one.rotations, one.unfinished) == \
+        (300, 3 if rotated else 1, 0)
+    np.testing.assert_allclose(sliced.total, one.total)
+    np.testing.assert_allclose(sliced.cross, one.cross)
