@@ -99,7 +99,7 @@ def finished_filter(seats):
     return seats.filter(done), int(unfinished)
 
 
-UNIT_SLICE = 500_000  # deals aggregated per pass: bounds the memory of seat_moments for a run of any size
+UNIT_SLICE = 200_000  # deals aggregated per pass: bounds the memory of seat_moments for a run of any size
 
 
 def seat_moments(seats):

@@ -40,7 +40,9 @@ def seat_advantage(seats, confidence=0.95):
         pl.len().alias("deals"), pl.col("score").mean().alias("mean_score"),
         pl.col("score").std().fill_null(0.0).alias("score_std"),
         pl.col("win").std().fill_null(0.0).alias("win_std"))
-    table = (totals.join(spread, on="seat").collect(engine="streaming").join(lineup, on="seat").sort("seat")
+    # collected one by one: joined lazily, polars caches their common input (every finished row) in memory
+    table = (totals.collect(engine="streaming").join(spread.collect(engine="streaming"), on="seat")
+             .join(lineup, on="seat").sort("seat")
              .select("seat", "strategy", "games", "deals", "wins", "mean_score", "score_std", "win_std", "players"))
     share = (table["wins"] / table["games"]).to_numpy()
     n = table["deals"].to_numpy()
