@@ -89,21 +89,29 @@ def reference_rate(spec):
     return played / (time.perf_counter() - started)
 
 
+# Runs `python ARGS...` as its own child and writes that child's peak RSS (KB) to the file argv[1]. A process
+# forked from the benchmark itself would report the benchmark's memory: Linux carries the high-water mark of the
+# forking process over the exec. Forked from this small launcher, the measured process reports its own.
+_LAUNCH = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execv(sys.executable, [sys.executable] + sys.argv[2:])\n"
+           "_, status, usage = os.wait4(pid, 0)\nopen(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+           "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
 def simulate_process(game, games, cache_dir=None):
     """``(wall seconds, peak RSS in MB, manifest)`` of `playtest simulate GAME --games N --out DIR` in a new process."""
     env = dict(os.environ, **({"NUMBA_CACHE_DIR": str(cache_dir)} if cache_dir else {}))
     with tempfile.TemporaryDirectory() as tmp:
+        rss = Path(tmp) / "rss"
         t = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "playtest", "simulate", game, "--games", str(games),
-                                  "--out", str(Path(tmp) / "run")], env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
+        child = subprocess.run([sys.executable, "-c", _LAUNCH, str(rss), "-m", "playtest", "simulate", game,
+                                "--games", str(games), "--out", str(Path(tmp) / "run")], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         wall = time.perf_counter() - t
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise RuntimeError(f"playtest simulate {game} failed: {child.stderr.read().decode()}")
-        child.stderr.close()
+        if child.returncode != 0:
+            raise RuntimeError(f"playtest simulate {game} failed: {child.stderr.decode()}")
         manifest = json.loads((Path(tmp) / "run" / output.MANIFEST).read_text())
-    return wall, usage.ru_maxrss / 1024, manifest
+        peak = int(rss.read_text()) / 1024
+    return wall, peak, manifest
 
 
 def start_time(game, cache_dir):
