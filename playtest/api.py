@@ -137,7 +137,7 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
 
         source = DaskChunks(scheduler=scheduler, workers=workers, threads=threads)
     else:
-        kernels = sset.kernels(sset.uses_search(spec.sids))
+        kernels = sset.kernels_for(spec.sids)
         source = contextlib.nullcontext(LocalChunks(kernels, threads, suspects=[s.name for s in sset.extra]))
     with source as chunks:
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
@@ -208,7 +208,7 @@ def traced(spec, sset, game_index, rotation):
         raise RunError(f"this run rotates seats: give --rotation from 0 to {players - 1}")
     if not spec.rotate_seats and rotation is not None:
         raise RunError("--rotation needs a run with rotated seats (--rotate-seats)")
-    _, trace_game = sset.kernels(sset.uses_search(spec.sids))
+    _, trace_game = sset.kernels_for(spec.sids)
     try:
         return (spec, *worker.call(trace_one, spec, trace_game, game_index, rotation))
     except (StrategyFailure, KeyboardInterrupt):

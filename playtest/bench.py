@@ -319,7 +319,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread iterations/s, "
             f"measured in the same run) does not depend on the machine's load as much.\n\n"
             f"| game | iterations, 1 thread | iterations, all threads | iterations, {SEARCH_TARGET_THREADS} threads | "
-            f"target | | copy_state | determinize | iteration / random game (1 thread) | all-mcts table |\n"
+            f"target | met | copy_state | determinize | iteration / random game (1 thread) | all-mcts table |\n"
             f"|---|---|---|---|---|---|---|---|---|---|\n"
             f"{search_body}")
     Path(out).parent.mkdir(parents=True, exist_ok=True)

@@ -76,7 +76,7 @@ def prepared(job):
         spec = RunSpec(g, config, list(job["strategies"]), np.array(sids, dtype=np.int64),
                        np.array(job["params"], dtype=np.float64), job["seed"], job["games"], job["chunk_size"],
                        job["rotate_seats"])
-        _RUNS[key] = (spec, sset.kernels(sset.uses_search(spec.sids)), [s.name for s in sset.extra])
+        _RUNS[key] = (spec, sset.kernels_for(spec.sids), [s.name for s in sset.extra])
     return _RUNS[key]
 
 

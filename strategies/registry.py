@@ -145,7 +145,7 @@ class StrategySet:
         """Return ``(run_chunk, trace_game)`` compiled for the current strategies.
 
         ``search``: compile the search player in (a lineup with ``mcts``; see
-        ``uses_search``). Without it the kernels compile about twice as fast,
+        ``kernels_for``). Without it the kernels compile about twice as fast,
         and a seat playing ``mcts`` stops the run as an illegal choice.
 
         Built-ins only: the kernels cached next to the sources. With user
@@ -156,8 +156,7 @@ class StrategySet:
         is compiled alone for the game's argument types, so that a typing
         error or a non-integer return is one line (``StrategyError``).
         """
-        key = ("search", search)
-        if key not in self._kernels:
+        if search not in self._kernels:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
                 kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
@@ -176,18 +175,19 @@ class StrategySet:
                 kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid, search=search)
                 if all([cache_in(k, folder) for k in kernels[:2]]):
                     (folder / CHECKED).touch()
-            self._kernels[key] = kernels
-        return self._kernels[key][:2]
+            self._kernels[search] = kernels
+        return self._kernels[search][:2]
 
     def search_player(self):
         """``(new_search, search)``: the search player the kernels with ``search=True`` call, compiled once for
         both (tests and benchmarks call it on states of their own)."""
         self.kernels(search=True)
-        return self._kernels[("search", True)][2:]
+        return self._kernels[True][2:]
 
-    def uses_search(self, sids):
-        """True when one of the seats (strategy ids) plays the search player."""
-        return self.search_sid >= 0 and bool((np.asarray(sids) == self.search_sid).any())
+    def kernels_for(self, sids):
+        """``kernels`` for a lineup (strategy ids per seat): the search player compiled in only when a seat plays
+        it."""
+        return self.kernels(search=self.search_sid >= 0 and bool((np.asarray(sids) == self.search_sid).any()))
 
     def lineup(self, names, players):
         """``(id, Strategy)`` per seat from one name (a text, or a list of one) for every seat, or one per seat."""

@@ -129,7 +129,7 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     functions behind ``decide``; with ``cache`` their sources key the cache
     files.
     """
-    nrt = not getattr(engine, "ALLOCATION_FREE", False)
+    nrt = counts_references(engine)
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
     choose = bind_choose(engine, decide, cache=cache, tag=tag)
     if search:
@@ -145,11 +145,17 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     return Kernels(run, trace, new_search, searcher)
 
 
+def counts_references(engine):
+    """False for an engine whose verbs allocate nothing (``ALLOCATION_FREE``): its game loop, ``choose`` and
+    search are then compiled without numba's reference counting."""
+    return not getattr(engine, "ALLOCATION_FREE", False)
+
+
 def bind_choose(engine, decide, *, cache, tag=""):
     """The engine's ``choose`` template bound to ``decide``, inlined, without reference counting if the engine
     allows it (``ALLOCATION_FREE``)."""
-    nrt = not getattr(engine, "ALLOCATION_FREE", False)
-    return bind(engine.choose, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, decide=decide)
+    return bind(engine.choose, cache=cache, parallel=False, nrt=counts_references(engine), inline=True, tag=tag,
+                decide=decide)
 
 
 def bind_engine_search(engine, choose, *, cache, tag="", search_sid):
@@ -157,7 +163,7 @@ def bind_engine_search(engine, choose, *, cache, tag="", search_sid):
     compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
-                       nrt=not getattr(engine, "ALLOCATION_FREE", False))
+                       nrt=counts_references(engine))
 
 
 @nb.njit(cache=True)
