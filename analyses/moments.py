@@ -99,44 +99,96 @@ def finished_filter(seats):
     return seats.filter(done), int(unfinished)
 
 
-UNIT_SLICE = 200_000  # deals aggregated per pass: bounds the memory of seat_moments for a run of any size
+BATCH_ROWS = 100_000  # rows per streamed batch when a frame comes in game order
+UNIT_SLICE = 200_000  # deals per pass otherwise: bounds the memory of seat_moments for a frame of any size
 
 
 def seat_moments(seats):
     """The ``SeatMoments`` of a seat frame (polars, lazy or pandas), one unit per deal.
 
-    Aggregated lazily with polars' streaming engine, ``UNIT_SLICE`` deals
-    (game numbers) at a time, so memory stays flat however many games a run
-    holds: moments of disjoint deals add up exactly. Unfinished games are
-    left out (and counted in ``unfinished``).
+    Memory stays flat however many games the frame holds: moments of
+    disjoint deals add up exactly. A frame whose rows come in game order (a
+    run directory, a run in memory) is read in one streaming pass of
+    ``BATCH_ROWS`` rows at a time, each batch's last deal carried into the
+    next; any other frame (e.g. a tournament's runs stacked, where every
+    lineup plays the same deals) is aggregated ``UNIT_SLICE`` deals (game
+    numbers) per pass. Unfinished games are left out (and counted in
+    ``unfinished``).
     """
     seats = as_lazy(seats)
-    finished, unfinished = finished_filter(seats)
-    players, lo, hi = seats.select(pl.col("players").first(), pl.col("game").min().alias("lo"),
-                                   pl.col("game").max().alias("hi")).collect(engine="streaming").row(0)
-    n, rows = 0, 0
-    total, cross = np.zeros(players), np.zeros((players, players))
-    for start in range(lo, hi + 1, UNIT_SLICE):
-        part = finished.filter(pl.col("game").is_between(start, start + UNIT_SLICE - 1))
-        k, r, t, c = _unit_sums(part, players)
-        n, rows, total, cross = n + k, rows + r, total + t, cross + c
+    players = seats.select(pl.col("players").first()).collect(engine="streaming").item()
+    sums = _ordered_sums(seats, players)
+    if sums is None:
+        sums = _sliced_sums(seats, players)
+    n, rows, total, cross, unfinished = sums
     # games per unit: the rotations of a deal (or, in a tournament, every lineup's rotations of it)
     rotations = round(rows / (players * n)) if n else 1
     return SeatMoments(n, total, cross, int(rotations), unfinished)
 
 
-def _unit_sums(seats, players):
-    """``(units, rows, sum of w, sum of w w^T)`` over the deals of a lazy seat frame, in one streaming pass."""
-    w = [f"w{s}" for s in range(players)]
-    units = seats.group_by("game").agg(
-        pl.len().alias("rows"),
-        *(pl.col("win").filter(pl.col("seat") == s).mean().fill_null(0.0).alias(w[s]) for s in range(players)))
-    sums = units.select(pl.len().alias("n"), pl.col("rows").sum(), *(pl.col(c).sum().alias(f"t{c}") for c in w),
-                        *(pl.col(a).mul(pl.col(b)).sum().alias(f"c{a}_{b}")
-                          for i, a in enumerate(w) for b in w[i:])).collect(engine="streaming").row(0, named=True)
-    cross = np.zeros((players, players))
-    for i, a in enumerate(w):
-        for j in range(i, players):
-            cross[i, j] = cross[j, i] = sums[f"c{a}_{w[j]}"] or 0.0
-    total = np.array([sums[f"t{c}"] or 0.0 for c in w], dtype=float)
-    return int(sums["n"]), int(sums["rows"] or 0), total, cross
+def _columns(seats):
+    return ["game", "seat", "win"] + (["finished"] if "finished" in seats.collect_schema().names() else [])
+
+
+def _ordered_sums(seats, players):
+    """``(units, rows, sum of w, sum of w w^T, unfinished games)`` in one streaming pass over a frame in game
+    order; None as soon as a game number goes back (the frame is not in game order)."""
+    acc = _Sums(players)
+    carry = None
+    for batch in seats.select(_columns(seats)).collect_batches(chunk_size=BATCH_ROWS):
+        if carry is not None:
+            batch = pl.concat([carry, batch])
+        game = batch["game"].to_numpy()
+        if game.size == 0:
+            continue
+        if (game[1:] < game[:-1]).any():
+            return None
+        cut = int(np.searchsorted(game, game[-1]))  # the last deal's rows may go on in the next batch
+        acc.add(batch[:cut])
+        carry = batch[cut:]
+    if carry is not None:
+        acc.add(carry)
+    return acc.result()
+
+
+def _sliced_sums(seats, players):
+    """``_ordered_sums`` for a frame in any order: ``UNIT_SLICE`` game numbers per pass."""
+    lo, hi = seats.select(pl.col("game").min().alias("lo"), pl.col("game").max().alias("hi")) \
+        .collect(engine="streaming").row(0)
+    acc = _Sums(players)
+    if lo is not None:
+        for start in range(lo, hi + 1, UNIT_SLICE):
+            acc.add(seats.filter(pl.col("game").is_between(start, start + UNIT_SLICE - 1)).select(_columns(seats))
+                    .sort("game").collect(engine="streaming"))
+    return acc.result()
+
+
+class _Sums:
+    """Running sums of the unit vectors of frames that each hold every row of their deals."""
+
+    def __init__(self, players):
+        self.players = players
+        self.n = self.rows = self.unfinished = 0
+        self.total, self.cross = np.zeros(players), np.zeros((players, players))
+
+    def add(self, frame):
+        """Add the deals of an eager frame in game order with columns game, seat, win (and finished)."""
+        game, seat, win = (frame[c].to_numpy() for c in ("game", "seat", "win"))
+        if "finished" in frame.columns:
+            done = frame["finished"].cast(pl.Boolean).to_numpy()
+            self.unfinished += int(np.count_nonzero((seat == 0) & ~done))
+            game, seat, win = game[done], seat[done], win[done]
+        if game.size == 0:
+            return
+        unit = np.cumsum(np.r_[True, game[1:] != game[:-1]]) - 1  # the deal of each row, numbered from 0
+        deals = int(unit[-1]) + 1
+        key = unit * self.players + seat.astype(np.int64)
+        size = deals * self.players
+        summed = np.bincount(key, weights=win, minlength=size).reshape(-1, self.players)
+        rows = np.bincount(key, minlength=size).reshape(-1, self.players)
+        w = np.divide(summed, rows, out=np.zeros_like(summed), where=rows > 0)  # a seat's mean over rotations
+        self.n, self.rows = self.n + deals, self.rows + game.size
+        self.total, self.cross = self.total + w.sum(axis=0), self.cross + w.T @ w
+
+    def result(self):
+        return self.n, self.rows, self.total, self.cross, self.unfinished

@@ -189,15 +189,23 @@ def test_mixed_lineup_speaks_of_lineups():
 
 
 @pytest.mark.parametrize("rotated", [False, True])
-def test_moments_aggregated_in_slices_of_deals_equal_one_pass(monkeypatch, rotated):
-    """seat_moments aggregates UNIT_SLICE deals at a time (flat memory); the slices must add up exactly."""
+@pytest.mark.parametrize("order", ["by game", "shuffled"])
+def test_moments_in_small_batches_or_slices_equal_the_deals_own_means(monkeypatch, rotated, order):
+    """seat_moments streams a frame in game order in batches (a deal's rows carried across a batch boundary)
+    and aggregates any other frame in slices of game numbers; both must give the moments of the deals."""
     from analyses import moments
 
     seats = rotated_frame(deals=300) if rotated else rotated_frame(deals=300).filter(pl.col("rotation") == 0)
-    one = seat_moments(seats)
+    seats = seats.with_columns(((3 * pl.col("game") + pl.col("rotation")) % 17 != 3).alias("finished"))  # some unfinished
+    if order == "shuffled":
+        seats = seats.sample(fraction=1.0, shuffle=True, seed=5)
+    finished = seats.filter("finished")
+    deals = (finished.group_by("game", "seat").agg(pl.col("win").mean()).sort("game", "seat")["win"]
+             .to_numpy().reshape(-1, 3))
+    monkeypatch.setattr(moments, "BATCH_ROWS", 5)  # 5 rows: deals of 3 or 9 rows straddle the batches
     monkeypatch.setattr(moments, "UNIT_SLICE", 7)
-    sliced = seat_moments(seats)
-    assert (sliced.n, sliced.rotations, sliced.unfinished) == (one.n, one.rotations, one.unfinished) == \
-        (300, 3 if rotated else 1, 0)
-    np.testing.assert_allclose(sliced.total, one.total)
-    np.testing.assert_allclose(sliced.cross, one.cross)
+    m = seat_moments(seats)
+    unfinished = seats.filter(~pl.col("finished"), pl.col("seat") == 0).height
+    assert (m.n, m.rotations, m.unfinished) == (deals.shape[0], 3 if rotated else 1, unfinished)
+    np.testing.assert_allclose(m.total, deals.sum(axis=0))
+    np.testing.assert_allclose(m.cross, deals.T @ deals)
