@@ -11,8 +11,9 @@ Parameter vector (``--param mcts=...``)::
     [iterations, exploration, rollout, forbid, horizon, rollout params...]
 
 * ``iterations``: search iterations per decision (1 to 2**20); 256 by
-  default, 1024 in Fool! (``FOOL_ITERATIONS``: at 256 it does not beat the
-  strongest heuristic there, see docs/skill.md "How strong it is");
+  default, 64 in Fool! (``FOOL_ITERATIONS``, with horizon 1: the smallest
+  budget measured that beats the strongest heuristic there, see
+  docs/skill.md "How strong it is");
 * ``exploration``: the UCB1 constant c (0 = greedy);
 * ``rollout``: -1 for uniform random rollouts, or the number of a built-in
   heuristic in ``playtest strategies GAME`` (0 is the first line) played by
@@ -25,7 +26,7 @@ Parameter vector (``--param mcts=...``)::
   the game's evaluation point and scores the standing there (only in a game
   that has one: ``EVALUATION_POINT`` of its engine, printed by ``playtest
   strategies GAME``; Fool!: the end of the deal). Left out, the game's
-  default (0; in Fool! HORIZON_FOOL).
+  default: 0, in Fool! 1 (``FOOL_HORIZON``).
 
 A name ``mcts@N`` is ``mcts`` with ``N`` iterations (several budgets can sit
 at one table, e.g. ``-s mcts@1024 -s mcts@64``).
@@ -38,9 +39,13 @@ from simulator.core.search import (MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_HO
 
 NAME = "mcts"
 DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0)
-# Fool!'s default budget: against 3 x cautious, seats rotated, seed 1, mcts@256 won 23.8% +- 5.5 of 50 deals
-# (not above the fair 25%) and mcts@1024 43.1% +- 7.6 of 40 deals (docs/skill.md, "How strong it is")
-FOOL_ITERATIONS = 1024
+# Fool!'s defaults (docs/skill.md, "How strong it is"): against 3 x cautious, seats rotated, seed 1, with rollouts
+# to the end of the game (horizon 0) mcts won 23.8% +- 5.5 of 50 deals at 256 iterations and 43.1% +- 7.6 of 40 at
+# 1,024; stopped at the end of the deal (horizon 1) 30.8% +- 6.3 at 32 (not above the fair 25%), 33.5% +- 4.8 at 64
+# (50 deals; 39.5% +- 4.4 of 100 fresh deals, seed 2), 50.0% +- 6.3 at 256, 65.9% +- 6.9 at 1,024, and one
+# iteration costs about a quarter of a horizon-0 one
+FOOL_ITERATIONS = 64
+FOOL_HORIZON = 1
 SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012): "
            "params=[iterations, exploration, rollout (-1 random or a strategy number), forbidden classes (bit "
            "mask), horizon (0 to the end of the game, 1 to its evaluation point), rollout strategy's params...]; "
