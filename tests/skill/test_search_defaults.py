@@ -48,8 +48,11 @@ def test_the_rollout_strategy_parameters_follow_the_horizon():
     # counter (strategy 4) takes two parameters: its defaults when left out, else after the horizon
     assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0]) == [64.0, 0.7, 4.0, 0.0, 1.0, 10.0, 3.0]
     assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]) == [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]
+    # the layout before the horizon existed: refused either way
     with pytest.raises(StrategyError, match="horizon must be 0 .* or 1 .*, got 8"):
-        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 8.0, 2.0])   # the layout before the horizon existed
+        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 8.0, 2.0])
+    with pytest.raises(StrategyError, match="the rollout strategy 'counter' takes 2 parameters, got 1"):
+        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 1.0, 2.0])
 
 
 @pytest.mark.parametrize("horizon", [2.0, 0.5, -1.0])
