@@ -16,9 +16,10 @@ For each game at its benchmark configuration (``random`` in every seat):
 * for the first game, the parquet encodings considered for chunk files:
   seconds to encode one chunk and bytes per game;
 * the search player, compiled as the game kernels compile it: iterations
-  per second (one iteration: copy the state, determinize it, reseed its
-  streams, descend the tree, expand, roll out to the end of the game, back
-  up) on 1 thread, on all and on 2 beside issue 14's target for 2 threads
+  per second at the game's default ``mcts`` parameters (one iteration: copy
+  the state, determinize it, reseed its streams, descend the tree, expand,
+  roll out to the end of the game or, at horizon 1, to its evaluation point,
+  back up) on 1 thread, on all and on 2 beside issue 14's target for 2 threads
   (``search_target``), from mid-game states of random games; the cost of
   one ``copy_state`` and one ``determinize`` call (in a compiled loop); and
   games per second of a table of ``mcts`` (default budget) in every seat.
@@ -48,6 +49,7 @@ from simulator.core import output
 from simulator.core.batch import play_chunk
 from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
+from simulator.core.search import P_HORIZON
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
@@ -187,15 +189,21 @@ def time_verbs(state, other, arrays, seat, rng, n):
     return (t1 - t0) / n, (t2 - t1) / n
 
 
-def search_rates(name, threads):
+def search_rates(name, threads, horizon=None):
     """``(iterations/s on 1 thread, on ``threads``, on 2, ns per copy_state, ns per determinize)`` for one game.
 
-    The search is the one the game kernels call (``StrategySet.search_player``).
+    The search is the one the game kernels call (``StrategySet.search_player``), with the game's default
+    ``mcts`` vector at ``SEARCH_ITERATIONS`` iterations, and ``horizon`` (0 or 1) in place of the default
+    horizon when given.
     """
     g = game_registry.get(name)
     cfg = g.configure(g.default_players)
     sset = strategy_set(name)
-    sids, params, _ = sset.seats([f"mcts@{SEARCH_ITERATIONS}"], cfg.players)
+    player = f"mcts@{SEARCH_ITERATIONS}"
+    vector = list(sset.get(player)[1].params)
+    if horizon is not None:
+        vector[P_HORIZON] = float(horizon)
+    sids, params, _ = sset.seats([player], cfg.players, overrides={player: vector})
     engine = g.engine
     new_search, searcher = sset.search_player()
     states = mid_game_states(g, cfg, params)
@@ -312,8 +320,9 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"|---|---|---|---|---|\n{api_body}\n"
             f"## Chunk encodings ({rows[0][0]}, one chunk of 100,000 games)\n\n| encoding | encode time | "
             f"bytes per game |\n|---|---|---|\n{enc_body}\n"
-            f"## Search player\n\nIterations per second of `mcts` (one iteration: copy, determinize, descend, "
-            f"expand, roll out to the end of the game, back up; {SEARCH_ITERATIONS} iterations per decision, from "
+            f"## Search player\n\nIterations per second of `mcts` at the game's default parameters (one "
+            f"iteration: copy, determinize, descend, expand, roll out to the end of the game or, at horizon 1, to "
+            f"its evaluation point, back up; {SEARCH_ITERATIONS} iterations per decision, from "
             f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
             f"games/s of a table with `mcts` at the game's default budget (random rollouts) in every seat. The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
             f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread iterations/s, "

@@ -316,7 +316,8 @@ def list_games():
 @click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
 @verbose_option
 def list_strategies(game, strategy_files):
-    """List the strategies of GAME (number, name, what it does, default parameters) and its action classes."""
+    """List the strategies of GAME (number, name, what it does, default parameters), its action classes and its
+    evaluation point (where mcts with horizon 1 stops its rollouts)."""
     from strategies.games import strategy_set
 
     sset = strategy_set(game)
@@ -329,6 +330,9 @@ def list_strategies(game, strategy_files):
     if classes:
         click.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
                    + ", ".join(f"{i} {c}" for i, c in enumerate(classes)))
+    point = sset.evaluation_point()
+    click.echo(f"evaluation point (mcts horizon 1): {point}" if point else
+               "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")
 
 
 @cli.command(name="setup")

@@ -93,6 +93,11 @@ class StrategySet:
         """The game's named action classes (bit i of ``mcts``'s forbid mask is class i)."""
         return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
 
+    def evaluation_point(self):
+        """Where ``mcts`` with horizon 1 stops its rollouts (the engine's ``EVALUATION_POINT``; None: no such
+        point, horizon 1 is refused)."""
+        return self.engine.EVALUATION_POINT
+
     def get(self, name):
         """``(id, Strategy)`` for a name; ``mcts@N`` and ``mcts:no-CLASS`` give ``mcts`` with N iterations
         and the class forbidden (the name is kept, so seats with different budgets tell apart)."""
@@ -232,7 +237,7 @@ class StrategySet:
         for p, (sid, s) in enumerate(chosen):
             if sid == self.search_sid:
                 try:
-                    rows[p] = search.check_vector(rows[p], heuristics)
+                    rows[p] = search.check_vector(rows[p], heuristics, s.params, self.evaluation_point())
                 except ValueError as exc:
                     raise StrategyError(f"parameters for {s.name!r}: {exc}") from None
         width = max([1] + [len(v) for v in rows])

@@ -8,19 +8,25 @@ decision function, a placeholder the kernels never call for it.
 
 Parameter vector (``--param mcts=...``)::
 
-    [iterations, exploration, rollout, forbid, rollout params...]
+    [iterations, exploration, rollout, forbid, horizon, rollout params...]
 
 * ``iterations``: search iterations per decision (1 to 2**20); 256 by
-  default, 1024 in Fool! (``FOOL_ITERATIONS``: at 256 it does not beat the
-  strongest heuristic there, see docs/skill.md "How strong it is");
+  default, 64 in Fool! (``FOOL_ITERATIONS``, with horizon 1: the smallest
+  budget measured that beats the strongest heuristic there, see
+  docs/skill.md "How strong it is");
 * ``exploration``: the UCB1 constant c (0 = greedy);
 * ``rollout``: -1 for uniform random rollouts, or the number of a built-in
   heuristic in ``playtest strategies GAME`` (0 is the first line) played by
-  every seat in the rollouts; its parameter vector follows ``forbid`` (its
+  every seat in the rollouts; its parameter vector follows ``horizon`` (its
   defaults when not given);
 * ``forbid``: a bit mask of the game's action classes the seat never takes
   while it has another option (bit i = class i of ``playtest strategies
-  GAME``); ``playtest restrict`` sets it.
+  GAME``); ``playtest restrict`` sets it;
+* ``horizon``: 0 plays every rollout to the end of the game; 1 stops it at
+  the game's evaluation point and scores the standing there (only in a game
+  that has one: ``EVALUATION_POINT`` of its engine, printed by ``playtest
+  strategies GAME``; Fool!: the end of the deal). Left out, the game's
+  default: 0, in Fool! 1 (``FOOL_HORIZON``).
 
 A name ``mcts@N`` is ``mcts`` with ``N`` iterations (several budgets can sit
 at one table, e.g. ``-s mcts@1024 -s mcts@64``).
@@ -28,16 +34,22 @@ at one table, e.g. ``-s mcts@1024 -s mcts@64``).
 
 import math
 
-from simulator.core.search import MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_ITERATIONS, P_ROLLOUT, P_ROLLOUT_PARAMS
+from simulator.core.search import (MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
+                                   P_ROLLOUT_PARAMS)
 
 NAME = "mcts"
-DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0)
-# Fool!'s default budget: against 3 x cautious, seats rotated, seed 1, mcts@256 won 23.8% +- 5.5 of 50 deals
-# (not above the fair 25%) and mcts@1024 43.1% +- 7.6 of 40 deals (docs/skill.md, "How strong it is")
-FOOL_ITERATIONS = 1024
+DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0)
+# Fool!'s defaults (docs/skill.md, "How strong it is"): against 3 x cautious, seats rotated, seed 1, with rollouts
+# to the end of the game (horizon 0) mcts won 23.8% +- 5.5 of 50 deals at 256 iterations and 43.1% +- 7.6 of 40 at
+# 1,024; stopped at the end of the deal (horizon 1) 30.8% +- 6.3 at 32 (not above the fair 25%), 33.5% +- 4.8 at 64
+# (50 deals; 39.5% +- 4.4 of 100 fresh deals, seed 2), 50.0% +- 6.3 at 256, 65.9% +- 6.9 at 1,024, and one
+# iteration costs about a quarter of a horizon-0 one
+FOOL_ITERATIONS = 64
+FOOL_HORIZON = 1
 SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012): "
            "params=[iterations, exploration, rollout (-1 random or a strategy number), forbidden classes (bit "
-           "mask), rollout strategy's params...]; mcts@N = N iterations")
+           "mask), horizon (0 to the end of the game, 1 to its evaluation point), rollout strategy's params...]; "
+           "mcts@N = N iterations")
 
 
 def split_name(name):
@@ -55,17 +67,20 @@ def split_name(name):
     return base, int(budget)
 
 
-def check_vector(vector, heuristics):
-    """Validate an ``mcts`` parameter vector and complete the rollout heuristic's parameters.
+def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=None):
+    """Validate an ``mcts`` parameter vector and complete it: the values left out before the rollout
+    heuristic's parameters from ``defaults`` (the seat's default vector), the heuristic's from its defaults.
 
     ``heuristics`` lists the game's built-in strategies in id order (as
-    ``(name, default params)``). Returns the full vector; raises
-    ``ValueError`` saying what is wrong.
+    ``(name, default params)``); ``evaluation_point`` is the engine's
+    ``EVALUATION_POINT`` (None: horizon 1 is refused). Returns the full
+    vector; raises ``ValueError`` saying what is wrong.
     """
     v = [float(x) for x in vector]
     if len(v) < P_ROLLOUT_PARAMS:
-        v += list(DEFAULT_PARAMS[len(v):])
-    iterations, exploration, rollout, forbid = (v[P_ITERATIONS], v[P_EXPLORATION], v[P_ROLLOUT], v[P_FORBID])
+        v += [float(x) for x in defaults[len(v):P_ROLLOUT_PARAMS]]
+    iterations, exploration, rollout, forbid, horizon = (v[P_ITERATIONS], v[P_EXPLORATION], v[P_ROLLOUT],
+                                                         v[P_FORBID], v[P_HORIZON])
     if not all(math.isfinite(x) for x in v):
         raise ValueError("mcts parameters must be finite numbers")
     if iterations != int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
@@ -74,25 +89,33 @@ def check_vector(vector, heuristics):
         raise ValueError(f"mcts exploration must be 0 or more, got {exploration:g}")
     if forbid != int(forbid) or not 0 <= forbid < 2 ** 31:
         raise ValueError(f"mcts forbid must be a bit mask (a whole number 0 or more), got {forbid:g}")
+    if horizon not in (0, 1):
+        raise ValueError(f"mcts horizon must be 0 (roll out to the end of the game) or 1 (to its evaluation "
+                         f"point), got {horizon:g}")
+    if horizon == 1 and evaluation_point is None:
+        raise ValueError("mcts horizon 1 stops rollouts at the game's evaluation point, and this game has none: "
+                         "use horizon 0")
     if rollout == -1:
         if len(v) > P_ROLLOUT_PARAMS:
-            raise ValueError("mcts with random rollouts (rollout -1) takes 4 parameters, got "
+            raise ValueError(f"mcts with random rollouts (rollout -1) takes {P_ROLLOUT_PARAMS} parameters, got "
                              f"{len(v)}")
         return v
     choices = [i for i, (name, _) in enumerate(heuristics) if name != NAME]
     if rollout != int(rollout) or int(rollout) not in choices:
         raise ValueError(f"mcts rollout must be -1 (random) or a strategy number from "
                          f"{', '.join(f'{i} ({heuristics[i][0]})' for i in choices)}; got {rollout:g}")
-    name, defaults = heuristics[int(rollout)]
-    extra = v[P_ROLLOUT_PARAMS:] or list(defaults)
-    if len(extra) != len(defaults):
-        raise ValueError(f"the rollout strategy {name!r} takes {len(defaults)} parameters, got {len(extra)}")
+    name, own = heuristics[int(rollout)]
+    extra = v[P_ROLLOUT_PARAMS:] or list(own)
+    if len(extra) != len(own):
+        raise ValueError(f"the rollout strategy {name!r} takes {len(own)} parameters, got {len(extra)}")
     return v[:P_ROLLOUT_PARAMS] + extra
 
 
-def search_strategy(placeholder, iterations=DEFAULT_PARAMS[P_ITERATIONS]):
-    """The ``mcts`` built-in of a game, with ``iterations`` per decision by default (the rest of
-    ``DEFAULT_PARAMS`` unchanged); ``placeholder`` (the game's ``random``) fills its dispatcher slot."""
+def search_strategy(placeholder, iterations=DEFAULT_PARAMS[P_ITERATIONS], horizon=DEFAULT_PARAMS[P_HORIZON]):
+    """The ``mcts`` built-in of a game, with ``iterations`` per decision and ``horizon`` by default (the rest
+    of ``DEFAULT_PARAMS`` unchanged); ``placeholder`` (the game's ``random``) fills its dispatcher slot."""
     from strategies.registry import Strategy
 
-    return Strategy(NAME, placeholder, (float(iterations),) + DEFAULT_PARAMS[P_ITERATIONS + 1:], SUMMARY)
+    params = list(DEFAULT_PARAMS)
+    params[P_ITERATIONS], params[P_HORIZON] = float(iterations), float(horizon)
+    return Strategy(NAME, placeholder, tuple(params), SUMMARY)

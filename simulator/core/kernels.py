@@ -179,7 +179,7 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
 
 
 SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
-                "MAX_ACTIONS")
+                "horizon_mark", "MAX_ACTIONS")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
@@ -187,7 +187,7 @@ def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
 
     ``verbs`` maps the names the search templates call (``new_state``,
     ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
-    ``apply``, ``result``, ``choose``, ``MAX_ACTIONS``) to the engine's
+    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``) to the engine's
     functions and constants; ``search_sid`` is the search strategy's id.
     With ``nrt=False`` (engines whose verbs allocate nothing) the search and
     its ``allowed_actions`` are compiled without reference counting, like the

@@ -33,8 +33,18 @@ An engine module implements, jit-compiled, with these exact names (see
     determinize(state, arrays, seat, rng)
         resample in place everything ``seat`` cannot see, consistently with
         everything it has seen, drawing from the stream ``rng``
+    horizon_mark(state) -> int64
+        a number that changes exactly when play passes the game's evaluation
+        point (the search's ``horizon`` 1 stops a rollout there); a game
+        without one imports ``no_horizon_mark`` below as its ``horizon_mark``
 
-and the template ``choose(state, arrays, sids, params) -> action`` (plain
+and the constant ``EVALUATION_POINT``: ``None`` for a game without an
+evaluation point, else one line saying where it is and what ``result``
+writes there (``playtest strategies GAME`` prints it). The search scores a
+rollout stopped at the evaluation point by the ``standing`` that ``result``
+writes there, so it must be meaningful mid-game.
+
+Also the template ``choose(state, arrays, sids, params) -> action`` (plain
 Python calling the bound global ``decide``: the seat to move's strategy picks
 one of its options; -1 for an illegal pick). An action id means the same move
 in every determinization of the deciding seat's information, so a search
@@ -42,6 +52,7 @@ player can share statistics across them.
 """
 
 import numba as nb
+import numpy as np
 
 H_TO_MOVE = 0   # the seat whose decision it is; -1 once the game is over
 H_KIND = 1      # the kind of that decision (the game's layout names them)
@@ -98,3 +109,12 @@ def copy_2d(dst, src):
     for i in range(src.shape[0]):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def no_horizon_mark(state):
+    """The ``horizon_mark`` of a game without an evaluation point (``EVALUATION_POINT = None``): always 0.
+
+    Jit-compiled.
+    """
+    return np.int64(0)

@@ -32,6 +32,7 @@ import numpy as np
 from simulator.core.cards import fresh_deck, sort_range
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
+from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
@@ -424,6 +425,7 @@ def determinize(state, arrays, seat, rng):
 
 
 GAME_ENTRIES = 13  # state entries from here on are per-thread buffers, not part of the game
+EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
 ACTION_CLASSES = ("sold-out",)  # see action_class
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from simulator.core.cards import sort_range
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
+from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
@@ -399,6 +400,7 @@ def determinize(state, arrays, seat, rng):
 
 
 GAME_ENTRIES = PICKS  # state entries from here on are per-thread buffers, not part of the game
+EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
 ACTION_CLASSES = ("blind",)  # see action_class
 
 

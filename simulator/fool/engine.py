@@ -642,6 +642,20 @@ def determinize(state, arrays, seat, rng):
             i += 1
 
 
+# where the search's horizon 1 stops a rollout (see horizon_mark)
+EVALUATION_POINT = "the end of the deal: once it is scored, the standing is the game totals so far"
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def horizon_mark(state):
+    """The deals begun (``G_DEAL``): it changes exactly when a deal has been scored and the next dealt. Jit-compiled.
+
+    When the scoring of a deal ends the game, the game is over instead (the
+    mark stays); either way ``result`` then writes the totals after that deal.
+    """
+    return state[0][G_DEAL]
+
+
 ACTION_CLASSES = ("wild-over-lead",)  # see action_class
 
 

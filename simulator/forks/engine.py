@@ -27,6 +27,7 @@ import numpy as np
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
+from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
@@ -510,6 +511,7 @@ def determinize(state, arrays, seat, rng):
         apply(state, arrays, action, pool, False)
 
 
+EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
 ACTION_CLASSES = ("market-held",)  # see action_class
 
 

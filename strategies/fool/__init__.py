@@ -5,7 +5,7 @@ import numba as nb
 from simulator.fool import engine
 from strategies.fool import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
-from strategies.search import FOOL_ITERATIONS, search_strategy
+from strategies.search import FOOL_HORIZON, FOOL_ITERATIONS, search_strategy
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),
@@ -14,7 +14,7 @@ BUILTINS = [
     Strategy("cautious", h.cautious, (), "play just above the current lowest; keep high cards"),
     Strategy("counter", h.counter, (10.0, 3.0),
              "count unseen cards: penalty shed - params[0] x chance befooled - params[1] for a wild"),
-    search_strategy(h.random, iterations=FOOL_ITERATIONS),
+    search_strategy(h.random, iterations=FOOL_ITERATIONS, horizon=FOOL_HORIZON),
 ]
 
 # the decision signature documented in simulator.fool.layout, with the types the engine passes

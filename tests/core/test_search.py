@@ -4,17 +4,16 @@ import numpy as np
 import pytest
 
 import toy_nim
-from simulator.core.kernels import bind_search
+from simulator.core.kernels import SEARCH_VERBS, bind_search
 
-VERBS = {name: getattr(toy_nim, name) for name in ("new_state", "copy_state", "determinize", "legal_actions",
-                                                   "action_class", "apply", "result", "choose", "MAX_ACTIONS")}
+VERBS = {name: getattr(toy_nim, name) for name in SEARCH_VERBS + ("choose",)}
 NEW_SEARCH, SEARCH = bind_search(VERBS, cache=False, search_sid=0)
 
 
 def decide(pile, iterations=2000, exploration=0.7, rollout=-1, forbid=0, seed=3):
     arrays = (np.int64(pile),)
     sids = np.zeros(2, np.int64)
-    params = np.array([[iterations, exploration, rollout, forbid]] * 2, np.float64)
+    params = np.array([[iterations, exploration, rollout, forbid, 0]] * 2, np.float64)  # horizon 0
     state = toy_nim.new_state(arrays, params)
     toy_nim.reset(state, arrays, seed, 0, np.empty(0, np.int64), False)
     buf = NEW_SEARCH(arrays, params, sids)

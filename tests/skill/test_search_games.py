@@ -9,7 +9,12 @@ every game: a mid-game state is reached by random play, then
 * the search's choice never changes when the hidden information is
   rearranged consistently with the seat's observation;
 * ``mcts`` plays whole games as a strategy, with the same rows on one thread
-  and on two.
+  and on two;
+* with horizon 1, an iteration of Fool!'s search ends at the end of the deal
+  in progress and scores the rank shares of the totals there.
+
+Fool! is checked at both horizons (its default is 1, the other games have
+only 0).
 """
 
 import numpy as np
@@ -18,10 +23,13 @@ import pytest
 from playtest import api
 from simulator import games
 from simulator.core.rng import seed_stream
+from simulator.core.search import P_HORIZON
 from simulator.core.state import is_terminal, to_move
+from simulator.fool import engine as fool
 from strategies.games import strategy_set
 
 GAMES = ["forks", "fool", "fair-enough", "fauch-fertig"]
+TABLES = [(name, None) for name in GAMES] + [("fool", 0)]   # (game, horizon; None: the game's default)
 
 
 def stream(seed):
@@ -31,14 +39,15 @@ def stream(seed):
 
 
 class Table:
-    """One game's engine, a config at its usual player count and a bound search."""
+    """One game's engine, a config at its usual player count and a bound search (at ``horizon`` if given)."""
 
-    def __init__(self, name, iterations=48):
+    def __init__(self, name, iterations=48, horizon=None):
         g = games.get(name)
         self.engine, self.cfg = g.engine, g.configure(g.default_players)
         sset = strategy_set(name)
         players = self.cfg.players
-        self.sids, self.params, _ = sset.seats([f"mcts@{iterations}"], players)
+        player = f"mcts@{iterations}"
+        self.sids, self.params, _ = sset.seats([player], players, overrides={player: vector(sset, player, horizon)})
         self.new_search, self.search = sset.search_player()  # the kernels' own: compiled once for both
         self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
                         np.zeros((players, max(1, len(g.seat_columns))), np.int32),
@@ -64,14 +73,22 @@ class Table:
         self.engine.copy_state(state, other)
         return other
 
-    def decide(self, state):
-        buf = self.new_search(self.cfg.arrays, self.params, self.sids)
+    def decide(self, state, buf=None):
+        buf = self.new_search(self.cfg.arrays, self.params, self.sids) if buf is None else buf
         return int(self.search(state, self.cfg.arrays, self.sids, self.params, buf, *self.outputs))
 
 
-@pytest.fixture(scope="module", params=GAMES)
+def vector(sset, name, horizon):
+    """The default parameter vector of ``name`` (an ``mcts@N``), with ``horizon`` when it is not None."""
+    v = list(sset.get(name)[1].params)
+    if horizon is not None:
+        v[P_HORIZON] = float(horizon)
+    return v
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=[f"{n}-horizon-{h}" for n, h in TABLES])
 def table(request):
-    return Table(request.param)
+    return Table(request.param[0], horizon=request.param[1])
 
 
 def mid_game_states(table, count=6):
@@ -136,10 +153,11 @@ def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(table):
         np.testing.assert_array_equal(x, y)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name):
+@pytest.mark.parametrize("name, horizon", TABLES)
+def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name, horizon):
     kw = dict(players=games.get(name).default_players, games=6, seed=3, rotate_seats=True,
-              strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1))
+              strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1),
+              params={"mcts@16": vector(strategy_set(name), "mcts@16", horizon)})
     one = api.simulate(name, threads=1, chunk_size=2, **kw).seats()
     two = api.simulate(name, threads=2, **kw).seats()
     assert one.equals(two)
@@ -153,3 +171,48 @@ def test_kernels_compiled_without_the_search_never_play_mcts_silently():
     run_chunk, _ = sset.kernels(search=False)
     with pytest.raises(StrategyFailure, match="mcts@4"):
         play_chunk(spec, run_chunk, 0, 1)
+
+
+def rank_shares(totals):
+    """Every seat's rank share, (players - 1 - rank) / (players - 1) averaged over the ranks its ties span."""
+    n = len(totals)
+    shares = []
+    for t in totals:
+        first = sum(u > t for u in totals)
+        last = first + sum(u == t for u in totals) - 1
+        shares.append(np.mean([(n - 1 - r) / (n - 1) for r in range(first, last + 1)]))
+    return shares
+
+
+@pytest.mark.parametrize("horizon", [1, 0])
+def test_with_horizon_1_every_iteration_of_fools_search_ends_at_the_end_of_the_deal(horizon):
+    """One iteration per decision, many decisions: the state the search scored (its work copy, left as the
+    last iteration ended) is the first decision of the next deal, or the end of the game if the deal ended it;
+    with horizon 0 it is always the end of the game."""
+    t = Table("fool", iterations=1, horizon=horizon)
+    arrays, size = t.cfg.arrays, t.cfg.arrays[2][fool.R_HAND]
+    buf = t.new_search(arrays, t.params, t.sids)
+    work, share = buf[0], buf[16]
+    ends = {"next deal": 0, "game over": 0}
+    for game in range(6):
+        for steps in (0, 7, 23, size * t.cfg.players - 2):   # from the first card to late in a deal
+            state = t.started(game, steps, seed=game)
+            if is_terminal(state):
+                continue
+            deal = int(state[0][fool.G_DEAL])
+            for _ in range(5):    # the seat's stream moves on: another determinization and rollout each time
+                t.decide(state, buf)
+                if horizon == 0:
+                    assert is_terminal(work)
+                    continue
+                if is_terminal(work):
+                    assert work[0][fool.G_DEAL] == deal
+                    ends["game over"] += 1
+                else:
+                    assert work[0][fool.G_DEAL] == deal + 1
+                    assert work[0][fool.G_TRICK] == 0 and work[0][fool.G_PLAYED] == 0
+                    assert list(work[fool.HAND_N]) == [size] * t.cfg.players
+                    ends["next deal"] += 1
+                np.testing.assert_allclose(share, rank_shares(list(work[fool.TOTALS])))
+    if horizon == 1:
+        assert ends["next deal"] > 0
