@@ -86,7 +86,10 @@ def vector(sset, name, horizon):
     return v
 
 
-@pytest.fixture(scope="module", params=TABLES, ids=[f"{n}-horizon-{h}" for n, h in TABLES])
+TABLE_IDS = [f"{n}-horizon-{h}" for n, h in TABLES]  # shared ids: one game's tests run in one xdist group
+
+
+@pytest.fixture(scope="module", params=TABLES, ids=TABLE_IDS)
 def table(request):
     return Table(request.param[0], horizon=request.param[1])
 
@@ -153,7 +156,7 @@ def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(table):
         np.testing.assert_array_equal(x, y)
 
 
-@pytest.mark.parametrize("name, horizon", TABLES)
+@pytest.mark.parametrize("name, horizon", TABLES, ids=TABLE_IDS)
 def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name, horizon):
     kw = dict(players=games.get(name).default_players, games=6, seed=3, rotate_seats=True,
               strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1),
