@@ -117,6 +117,8 @@ def seat_moments(seats):
     """
     seats = as_lazy(seats)
     players = seats.select(pl.col("players").first()).collect(engine="streaming").item()
+    columns = ["game", "seat", "win"] + (["finished"] if "finished" in seats.collect_schema().names() else [])
+    seats = seats.select(columns)
     sums = _ordered_sums(seats, players)
     if sums is None:
         sums = _sliced_sums(seats, players)
@@ -126,16 +128,13 @@ def seat_moments(seats):
     return SeatMoments(n, total, cross, int(rotations), unfinished)
 
 
-def _columns(seats):
-    return ["game", "seat", "win"] + (["finished"] if "finished" in seats.collect_schema().names() else [])
-
-
 def _ordered_sums(seats, players):
     """``(units, rows, sum of w, sum of w w^T, unfinished games)`` in one streaming pass over a frame in game
-    order; None as soon as a game number goes back (the frame is not in game order)."""
+    order (columns game, seat, win and finished if any); None as soon as a game number goes back (the frame
+    is not in game order)."""
     acc = _Sums(players)
     carry = None
-    for batch in seats.select(_columns(seats)).collect_batches(chunk_size=BATCH_ROWS):
+    for batch in seats.collect_batches(chunk_size=BATCH_ROWS):
         if carry is not None:
             batch = pl.concat([carry, batch])
         game = batch["game"].to_numpy()
@@ -158,8 +157,8 @@ def _sliced_sums(seats, players):
     acc = _Sums(players)
     if lo is not None:
         for start in range(lo, hi + 1, UNIT_SLICE):
-            acc.add(seats.filter(pl.col("game").is_between(start, start + UNIT_SLICE - 1)).select(_columns(seats))
-                    .sort("game").collect(engine="streaming"))
+            acc.add(seats.filter(pl.col("game").is_between(start, start + UNIT_SLICE - 1)).sort("game")
+                    .collect(engine="streaming"))
     return acc.result()
 
 
