@@ -33,20 +33,16 @@ def deck_cards(setup, players):
     values = require_ints(deck, "values", "deck", minimum=0)
     extra = require(deck, "extra", dict, "deck")
     removed = set(require_ints(player_row(setup, players), "remove_values", f"players.{players}"))
-    printed = set(values) | {v for name, v in extra.items() if name in names and isinstance(v, int)}
-    if removed - printed:
-        raise SetupError(f"players.{players}.remove_values", f"no card has the value(s) "
-                         f"{', '.join(map(str, sorted(removed - printed)))} (the deck has {sorted(printed)})")
-    cards = []
+    printed = []
     for d, name in enumerate(names):
-        for v in values:
-            if v not in removed:
-                cards.append((d, v))
+        printed += [(d, v) for v in values]
         if name in extra:
-            v = require(extra, name, int, "deck.extra", minimum=0)
-            if v not in removed:
-                cards.append((d, v))
-    return cards
+            printed.append((d, require(extra, name, int, "deck.extra", minimum=0)))
+    on_cards = {v for _, v in printed}
+    if removed - on_cards:
+        raise SetupError(f"players.{players}.remove_values", f"no card has the value(s) "
+                         f"{', '.join(map(str, sorted(removed - on_cards)))} (the deck has {sorted(on_cards)})")
+    return [(d, v) for d, v in printed if v not in removed]
 
 
 def compile_setup(setup, players, variant):
