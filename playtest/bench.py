@@ -49,7 +49,6 @@ from simulator.core import output
 from simulator.core.batch import play_chunk
 from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
-from simulator.core.search import P_HORIZON
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
@@ -193,17 +192,14 @@ def search_rates(name, threads, horizon=None):
     """``(iterations/s on 1 thread, on ``threads``, on 2, ns per copy_state, ns per determinize)`` for one game.
 
     The search is the one the game kernels call (``StrategySet.search_player``), with the game's default
-    ``mcts`` vector at ``SEARCH_ITERATIONS`` iterations, and ``horizon`` (0 or 1) in place of the default
+    ``mcts`` vector at ``SEARCH_ITERATIONS`` iterations, and ``horizon`` in place of the default
     horizon when given.
     """
     g = game_registry.get(name)
     cfg = g.configure(g.default_players)
     sset = strategy_set(name)
     player = f"mcts@{SEARCH_ITERATIONS}"
-    vector = list(sset.get(player)[1].params)
-    if horizon is not None:
-        vector[P_HORIZON] = float(horizon)
-    sids, params, _ = sset.seats([player], cfg.players, overrides={player: vector})
+    sids, params, _ = sset.seats([player], cfg.players, overrides={player: sset.search_vector(player, horizon)})
     engine = g.engine
     new_search, searcher = sset.search_player()
     states = mid_game_states(g, cfg, params)

@@ -331,7 +331,7 @@ def list_strategies(game, strategy_files):
         click.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
                    + ", ".join(f"{i} {c}" for i, c in enumerate(classes)))
     point = sset.evaluation_point()
-    click.echo(f"evaluation point (mcts horizon 1): {point}" if point else
+    click.echo(f"evaluation point (mcts horizon h stops at the h-th ahead): {point}" if point else
                "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")
 
 

@@ -14,6 +14,7 @@ from playtest import api
 from playtest.cli_types import FiniteRange, margin_type
 from simulator.core.batch import RunError
 from simulator import games as game_registry
+from simulator.core.search import P_HORIZON
 from strategies.games import strategy_set
 
 
@@ -113,6 +114,9 @@ def _edge_text(edge, lo, hi):
 @click.option("--deals", type=click.IntRange(10, 10_000_000), default=500, show_default=True,
               help="Deals per run (each played from every seat).")
 @click.option("--field", "-f", default=None, help="The built-in field [default: the game's strongest heuristic].")
+@click.option("--horizon", type=click.IntRange(0, 2 ** 31 - 1), default=None,
+              help="The search player's horizon: 0 rolls out to the end of the game, h to the h-th evaluation "
+                   "point ahead (see `playtest strategies GAME`) [default: the game's].")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
 @click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balance margin in points of win share.")
@@ -120,7 +124,7 @@ def _edge_text(edge, lo, hi):
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def ladder(game, players, first, levels, deals, field, seed, margin, out, make_report, as_json):
+def ladder(game, players, first, levels, deals, field, horizon, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
     from analyses import ladder as ladders
     from reports.build import write_report
@@ -133,8 +137,9 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, make_r
     if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise RunError(f"output directory {out} already exists; choose another")
     api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
+    top = f"mcts@{ladders.budgets(first, levels)[-1]}"
     api.check(game, players=players, seed=seed, games=deals * players, out=out,
-              strategies=[f"mcts@{ladders.budgets(first, levels)[-1]}"] + [field] * (players - 1))
+              strategies=[top] + [field] * (players - 1), params={top: sset.search_vector(top, horizon)})
     total = 3 * levels
 
     def progress(done, _):
@@ -142,14 +147,14 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, make_r
             click.echo(f"run {done}/{total}", err=True)
 
     ladders.play(api.simulate, game, out, players=players, levels=ladders.budgets(first, levels), deals=deals,
-                 seed=seed, field=field, on_run=progress)
+                 seed=seed, field=field, horizon=horizon, on_run=progress)
     _, table = ladders.table(out, margin)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
     click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget) against the level below, against {field}, and the seat advantage with the same "
+               f"(mcts@budget, horizon {sset.search_vector(top, horizon)[P_HORIZON]:g}) against the level below, against {field}, and the seat advantage with the same "
                f"budget in every seat (edges in points, margin ±{margin:g})")
     click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
                f"{'largest seat edge':>28}  verdict")
@@ -174,26 +179,33 @@ def ladder(game, players, first, levels, deals, field, seed, margin, out, make_r
 @click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
 @click.option("--deals", type=click.IntRange(10, 10_000_000), default=1000, show_default=True,
               help="Deals (each played from every seat).")
+@click.option("--horizon", type=click.IntRange(0, 2 ** 31 - 1), default=None,
+              help="The search player's horizon: 0 rolls out to the end of the game, h to the h-th evaluation "
+                   "point ahead (see `playtest strategies GAME`) [default: the game's].")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
 @click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Points of win share below which an option counts as worth nothing measurable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def restrict(game, classes, agent, players, deals, seed, margin, as_json):
+def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_json):
     """How much is an option worth? A player forbidden CLASS against unrestricted copies, seats rotated."""
     from analyses import restrict as restricted
 
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    api.check(game, players=players, seed=seed, games=deals, strategies=[agent])
+    sset = strategy_set(game)
+    api.check(game, players=players, seed=seed, games=deals, strategies=[agent],
+              params={agent: sset.search_vector(agent, horizon)})
     lineup = restricted.lineup(agent, classes, players)
-    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True)
+    params = {n: sset.search_vector(n, horizon) for n in set(lineup)}
+    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True,
+                       params=params)
     r = restricted.cost(run.seats(), lineup[0], players, margin)
     if as_json:
         click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
-                               "seed": seed, **r}, indent=2))
+                               "horizon": params[agent][P_HORIZON], "seed": seed, **r}, indent=2))
         return
     click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
-               f"{lineup[0]} against {players - 1} x {agent}")
+               f"{lineup[0]} against {players - 1} x {agent} (horizon {params[agent][P_HORIZON]:g})")
     click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
                f"{100 / players:.1f}%")
     click.echo(f"  {r['reading']}")

@@ -94,8 +94,8 @@ class StrategySet:
         return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
 
     def evaluation_point(self):
-        """Where ``mcts`` with horizon 1 stops its rollouts (the engine's ``EVALUATION_POINT``; None: no such
-        point, horizon 1 is refused)."""
+        """Where ``mcts`` with a horizon stops its rollouts (the engine's ``EVALUATION_POINT``; None: no such
+        point, every horizon but 0 is refused)."""
         return self.engine.EVALUATION_POINT
 
     def get(self, name):
@@ -113,6 +113,17 @@ class StrategySet:
                 return sid, s
         raise StrategyError(f"unknown strategy {name!r} for {self.game} (choose from {', '.join(self.names())}, "
                             f"or load your own with --strategy-file)")
+
+    def search_vector(self, name, horizon=None):
+        """The parameter vector of the search player ``name`` (``mcts``, ``mcts@N``, ``mcts:no-CLASS``), with
+        ``horizon`` in place of the game's default when it is not None (validated when seated)."""
+        sid, s = self.get(name)
+        if sid != self.search_sid:
+            raise StrategyError(f"{name!r} is not the search player {search.NAME!r}")
+        vector = list(s.params)
+        if horizon is not None:
+            vector[search.P_HORIZON] = float(horizon)
+        return vector
 
     def _search_variant(self, name):
         """``(base name, budget or None, forbid mask)`` of a strategy name."""

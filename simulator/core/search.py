@@ -14,20 +14,22 @@ information set. Each iteration
    (``reward / visits + c * sqrt(ln(availability) / visits)``);
 3. expands one untried legal action;
 4. plays the game to its end with the rollout policy (uniform over legal
-   actions, or a built-in heuristic for every seat), or with ``horizon`` 1
-   only up to the engine's evaluation point (below);
+   actions, or a built-in heuristic for every seat), or with ``horizon`` h
+   >= 1 only up to the h-th evaluation point ahead (below);
 5. credits every node on the path with the value of the final state, from
    the standing the engine's ``result`` writes there, for the seat that
    moved into the node: with ``horizon`` 0 its win share (1/k of a k-way
-   shared win, as in the results), with ``horizon`` 1 its rank share.
+   shared win, as in the results), with a horizon its rank share.
 
-The evaluation point (``horizon`` 1, only in a game whose engine declares
-one in ``EVALUATION_POINT``; Fool!: the end of the deal) is where an
-iteration stops: the engine's ``horizon_mark`` changes when play passes it,
-and once it differs from its value in the searched state the iteration
-neither descends the tree nor rolls out further. The standing there is the
-one ``result`` writes at that point (in Fool!, the game totals after the
-deal in progress), or at the end of the game if it ends first. The rank
+The evaluation points (only in a game whose engine declares them in
+``EVALUATION_POINT``; Fool!: the end of a deal, the other games: the end of
+a round) are where an iteration may stop: the engine's ``horizon_mark``
+grows by one each time play passes one, and once it has grown by
+``horizon`` from its value in the searched state the iteration neither
+descends the tree nor rolls out further. The standing there is the one
+``result`` writes at that point (in Fool!, the game totals after the deal;
+in the other games, the final scoring applied to the state as it stands),
+or at the end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
 mean of their ranks' values. It gives the seats that do not lead a
@@ -48,8 +50,8 @@ strategy id of a built-in heuristic, whose parameter vector follows;
 ``forbid`` a bit mask of the engine's action classes (``ACTION_CLASSES``)
 the seat never takes when it has another option: in the game, in its tree
 and in its random rollouts (restricted play; a heuristic rollout policy is
-not restricted); ``horizon`` 0 (play to the end of the game) or 1 (to the
-evaluation point). The search draws only from its own seat's stream, so it
+not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
+the h-th evaluation point ahead). The search draws only from its own seat's stream, so it
 is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
@@ -176,7 +178,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 wrngs[lane, k] = next_u64(rng)
         node = 0
         expanded = False
-        while not expanded and not is_terminal(work) and not (horizon and horizon_mark(work) != mark):  # noqa: F821
+        while (not expanded and not is_terminal(work)
+               and not (horizon and horizon_mark(work) - mark >= horizon)):  # noqa: F821 (bound)
             n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
             stamp[0] += 1
             for i in range(n):
@@ -217,7 +220,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             else:  # the tree is full and no child is legal here: roll out from this node
                 break
             apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
-        while not is_terminal(work) and not (horizon and horizon_mark(work) != mark):  # noqa: F821 (bound)
+        while not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon):  # noqa: F821 (bound)
             if rollout < 0:
                 n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
                 a = acts[randint(rng, n)]

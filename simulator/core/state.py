@@ -34,9 +34,10 @@ An engine module implements, jit-compiled, with these exact names (see
         resample in place everything ``seat`` cannot see, consistently with
         everything it has seen, drawing from the stream ``rng``
     horizon_mark(state) -> int64
-        a number that changes exactly when play passes the game's evaluation
-        point (the search's ``horizon`` 1 stops a rollout there); a game
-        without one imports ``no_horizon_mark`` below as its ``horizon_mark``
+        a number that grows by one exactly when play passes one of the game's
+        evaluation points (the search's ``horizon`` h stops a rollout at the
+        h-th); a game without them imports ``no_horizon_mark`` below as its
+        ``horizon_mark``
 
 and the constant ``EVALUATION_POINT``: ``None`` for a game without an
 evaluation point, else one line saying where it is and what ``result``

@@ -27,7 +27,6 @@ import numpy as np
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
-from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
@@ -325,7 +324,8 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     destinations and lost on the others per seat, and the game columns
     ``rounds`` and ``finished`` (always 1: a Forks game ends by its rules).
     Destinations are ranked by marketing total, ties to the earlier
-    tiebreak entry.
+    tiebreak entry. Mid-game (the search's evaluation point) the same
+    scoring applies to the marketing revealed and the cards invested so far.
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
     mine, mkt = state[S_MINE], state[S_MKT]
@@ -511,7 +511,16 @@ def determinize(state, arrays, seat, rng):
         apply(state, arrays, action, pool, False)
 
 
-EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
+# where the search's horizon stops a rollout (see horizon_mark)
+EVALUATION_POINT = ("the end of a round: once its marketing cards are revealed, the standing is the final scoring "
+                    "applied to the marketing totals and the investments so far")
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def horizon_mark(state):
+    """The rounds finished (``H_ROUND``): it changes exactly when a round's marketing cards have been revealed
+    and the next round dealt. Jit-compiled."""
+    return state[0][H_ROUND]
 ACTION_CLASSES = ("market-held",)  # see action_class
 
 

@@ -5,7 +5,7 @@ import numba as nb
 from simulator.forks import engine
 from strategies.forks import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
-from strategies.search import search_strategy
+from strategies.search import FORKS_HORIZON, search_strategy
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform: 1 of the 3 dealt cards, then 1 of the 2 passed (merge: any hand card)"),
@@ -14,7 +14,7 @@ BUILTINS = [
              "follow the market leaders: a card is worth params[place] x value"),
     Strategy("pusher", h.pusher, (), "keep low, push high: market cards that lift your own destinations"),
     Strategy("hedger", h.hedger, (0.5,), "spread the risk: value on current standings minus params[0] x holding"),
-    search_strategy(h.random),
+    search_strategy(h.random, horizon=FORKS_HORIZON),
 ]
 
 # the decision signature documented in simulator.forks.layout, with the types the engine passes

@@ -74,7 +74,8 @@ def test_table_with_its_csv_and_provenance_folded(report, ladder_dir):
     assert table.columns == ladder.table(ladder_dir)[1].columns
     row = ladder.table(ladder_dir)[1].row(0, named=True)
     assert "<th>First-seat edge, points (simultaneous 95% interval)</th>" in page
-    assert f"<td class=\"\">{row['first_edge']:+.2f} ({row['first_lo']:+.2f} to {row['first_hi']:+.2f})</td>" in page
+    cell = f"{row['first_edge']:+.2f} ({row['first_lo']:+.2f} to {row['first_hi']:+.2f})"
+    assert re.search(f'<td class="[ a-z]*">{re.escape(cell)}</td>', page)   # the class depends on the text's length
     assert 'href="ladder-data/forks-ladder.csv"' in page
     folded = page[page.index('<details class="provenance">'):]
     assert page.index("<table>") < page.index('<details class="provenance">')

@@ -2,10 +2,13 @@
 validation of its parameter vector, the horizon in particular.
 
 Fool! defaults to 64 iterations with rollouts stopped at the end of the deal
-(horizon 1), the other games to 256 iterations with rollouts to the end of
-the game (horizon 0), and only Fool! has an evaluation point. Resolving names
-compiles nothing.
+(horizon 1), Forks to 256 stopped at the end of the round (horizon 1), Fair
+Enough and Fauch & Fertig to 256 with rollouts to the end of the game
+(horizon 0): they have no evaluation point. Resolving names compiles
+nothing.
 """
+
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -15,7 +18,7 @@ from strategies.games import strategy_set
 from strategies.registry import StrategyError
 
 DEFAULT_BUDGET = {"forks": 256, "fool": 64, "fair-enough": 256, "fauch-fertig": 256}
-DEFAULT_HORIZON = {"forks": 0, "fool": 1, "fair-enough": 0, "fauch-fertig": 0}
+DEFAULT_HORIZON = {"forks": 1, "fool": 1, "fair-enough": 0, "fauch-fertig": 0}
 
 
 def mcts_row(game, vector, lineup=("mcts", "random", "random", "random")):
@@ -48,23 +51,31 @@ def test_the_rollout_strategy_parameters_follow_the_horizon():
     # counter (strategy 4) takes two parameters: its defaults when left out, else after the horizon
     assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0]) == [64.0, 0.7, 4.0, 0.0, 1.0, 10.0, 3.0]
     assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]) == [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]
-    # the layout before the horizon existed: refused either way
-    with pytest.raises(StrategyError, match="horizon must be 0 .* or 1 .*, got 8"):
-        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 8.0, 2.0])
-    with pytest.raises(StrategyError, match="the rollout strategy 'counter' takes 2 parameters, got 1"):
-        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 1.0, 2.0])
+    # the layout before the horizon existed (rollout parameters from position 4): one parameter short
+    for old in ([64.0, 0.7, 4.0, 0.0, 8.0, 2.0], [64.0, 0.7, 4.0, 0.0, 1.0, 2.0]):
+        with pytest.raises(StrategyError, match="the rollout strategy 'counter' takes 2 parameters, got 1"):
+            mcts_row("fool", old)
 
 
-@pytest.mark.parametrize("horizon", [2.0, 0.5, -1.0])
-def test_a_horizon_other_than_0_or_1_is_refused(horizon):
-    with pytest.raises(StrategyError, match=f"parameters for 'mcts': mcts horizon must be 0 .* got {horizon:g}$"):
+@pytest.mark.parametrize("horizon", [0.5, -1.0, 2.0 ** 31])
+def test_a_horizon_that_is_not_a_whole_number_from_0_is_refused(horizon):
+    with pytest.raises(StrategyError, match=f"parameters for 'mcts': mcts horizon must be a whole number: 0 .* "
+                                            f"got {re.escape(f'{horizon:g}')}$"):
         mcts_row("fool", [64.0, 0.7, -1.0, 0.0, horizon])
 
 
-@pytest.mark.parametrize("name", ["forks", "fair-enough", "fauch-fertig"])
-def test_horizon_1_is_refused_in_a_game_without_an_evaluation_point(name):
-    with pytest.raises(StrategyError, match="evaluation point, and this game has none: use horizon 0"):
-        mcts_row(name, [64.0, 0.7, -1.0, 0.0, 1.0])
+@pytest.mark.parametrize("name", ["fool", "forks"])
+def test_any_whole_horizon_is_taken_in_a_game_with_evaluation_points(name):
+    for horizon in (0.0, 1.0, 2.0, 7.0):
+        assert mcts_row(name, [64.0, 0.7, -1.0, 0.0, horizon])[4] == horizon
+
+
+@pytest.mark.parametrize("name", ["fair-enough", "fauch-fertig"])
+def test_a_horizon_is_refused_in_a_game_without_evaluation_points(name):
+    for horizon in (1.0, 2.0):
+        with pytest.raises(StrategyError, match=f"horizon {horizon:g} stops rollouts at the game's evaluation "
+                                                f"points, and this game has none: use horizon 0"):
+            mcts_row(name, [64.0, 0.7, -1.0, 0.0, horizon])
     assert mcts_row(name, [64.0, 0.7, -1.0, 0.0, 0.0])[4] == 0.0
 
 
@@ -74,10 +85,11 @@ def test_random_rollouts_take_five_parameters():
 
 
 @pytest.mark.parametrize("name, line", [
-    ("fool", "evaluation point (mcts horizon 1): the end of the deal"),
-    ("forks", "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")])
+    ("fool", "evaluation point (mcts horizon h stops at the h-th ahead): the end of the deal"),
+    ("forks", "evaluation point (mcts horizon h stops at the h-th ahead): the end of a round"),
+    ("fair-enough", "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")])
 def test_playtest_strategies_says_where_the_evaluation_point_is(name, line):
     result = CliRunner().invoke(cli, ["strategies", name])
     assert result.exit_code == 0, result.output
     assert line in result.output
-    assert "horizon (0 to the end of the game, 1 to its evaluation point)" in result.output
+    assert "horizon (0 to the end of the game, h to the h-th evaluation point ahead)" in result.output

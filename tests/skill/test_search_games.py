@@ -10,11 +10,12 @@ every game: a mid-game state is reached by random play, then
   rearranged consistently with the seat's observation;
 * ``mcts`` plays whole games as a strategy, with the same rows on one thread
   and on two;
-* with horizon 1, an iteration of Fool!'s search ends at the end of the deal
-  in progress and scores the rank shares of the totals there.
+* with horizon h, an iteration of the search ends at the h-th evaluation
+  point ahead (Fool!: the end of a deal, Forks: of a round) or at the end of
+  the game, and scores the rank shares of the standing there.
 
-Fool! is checked at both horizons (its default is 1, the other games have
-only 0).
+Fool! and Forks are checked at horizons 0 and 1 (their default is 1, the
+other games have only 0).
 """
 
 import numpy as np
@@ -23,13 +24,14 @@ import pytest
 from playtest import api
 from simulator import games
 from simulator.core.rng import seed_stream
-from simulator.core.search import P_HORIZON
 from simulator.core.state import is_terminal, to_move
 from simulator.fool import engine as fool
+from simulator.forks import engine as forks
+from simulator.forks import layout as forks_layout
 from strategies.games import strategy_set
 
 GAMES = ["forks", "fool", "fair-enough", "fauch-fertig"]
-TABLES = [(name, None) for name in GAMES] + [("fool", 0)]   # (game, horizon; None: the game's default)
+TABLES = [(name, None) for name in GAMES] + [("fool", 0), ("forks", 0)]   # (game, horizon; None: the default)
 
 
 def stream(seed):
@@ -47,7 +49,7 @@ class Table:
         sset = strategy_set(name)
         players = self.cfg.players
         player = f"mcts@{iterations}"
-        self.sids, self.params, _ = sset.seats([player], players, overrides={player: vector(sset, player, horizon)})
+        self.sids, self.params, _ = sset.seats([player], players, overrides={player: sset.search_vector(player, horizon)})
         self.new_search, self.search = sset.search_player()  # the kernels' own: compiled once for both
         self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
                         np.zeros((players, max(1, len(g.seat_columns))), np.int32),
@@ -76,14 +78,6 @@ class Table:
     def decide(self, state, buf=None):
         buf = self.new_search(self.cfg.arrays, self.params, self.sids) if buf is None else buf
         return int(self.search(state, self.cfg.arrays, self.sids, self.params, buf, *self.outputs))
-
-
-def vector(sset, name, horizon):
-    """The default parameter vector of ``name`` (an ``mcts@N``), with ``horizon`` when it is not None."""
-    v = list(sset.get(name)[1].params)
-    if horizon is not None:
-        v[P_HORIZON] = float(horizon)
-    return v
 
 
 TABLE_IDS = [f"{n}-horizon-{h}" for n, h in TABLES]  # shared ids: one game's tests run in one xdist group
@@ -160,7 +154,7 @@ def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(table):
 def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name, horizon):
     kw = dict(players=games.get(name).default_players, games=6, seed=3, rotate_seats=True,
               strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1),
-              params={"mcts@16": vector(strategy_set(name), "mcts@16", horizon)})
+              params={"mcts@16": strategy_set(name).search_vector("mcts@16", horizon)})
     one = api.simulate(name, threads=1, chunk_size=2, **kw).seats()
     two = api.simulate(name, threads=2, **kw).seats()
     assert one.equals(two)
@@ -187,35 +181,56 @@ def rank_shares(totals):
     return shares
 
 
-@pytest.mark.parametrize("horizon", [1, 0])
-def test_with_horizon_1_every_iteration_of_fools_search_ends_at_the_end_of_the_deal(horizon):
+def fool_unit(t, state):
+    """(deals begun, the standing Fool! scores there: the totals) and whether ``state`` is a deal's first decision."""
+    size = t.cfg.arrays[2][fool.R_HAND]
+    first = (state[0][fool.G_TRICK] == 0 and state[0][fool.G_PLAYED] == 0
+             and list(state[fool.HAND_N]) == [size] * t.cfg.players)
+    return int(state[0][fool.G_DEAL]), list(state[fool.TOTALS]), first
+
+
+def forks_unit(t, state):
+    """(rounds begun, the standing ``result`` writes) and whether ``state`` is a round's first decision (seat 0's
+    first investment, every hand holding two cards per round played)."""
+    rounds = int(state[0][forks_layout.H_ROUND])
+    first = (state[0][1] == forks_layout.INVEST and to_move(state) == 0
+             and list(state[forks_layout.S_HAND_N]) == [2 * rounds] * t.cfg.players)
+    forks.result(state, t.cfg.arrays, *t.outputs)
+    return rounds, list(t.outputs[1]), first
+
+
+UNITS = {"fool": (fool_unit, (0, 7, 23, 38)), "forks": (forks_unit, (0, 3, 9, 17))}   # decisions played before
+
+
+@pytest.mark.parametrize("name, horizon", [(n, h) for n in sorted(UNITS) for h in (0, 1, 2)])
+def test_with_horizon_h_every_iteration_ends_at_the_h_th_evaluation_point_ahead(name, horizon):
     """One iteration per decision, many decisions: the state the search scored (its work copy, left as the
-    last iteration ended) is the first decision of the next deal, or the end of the game if the deal ended it;
-    with horizon 0 it is always the end of the game."""
-    t = Table("fool", iterations=1, horizon=horizon)
-    arrays, size = t.cfg.arrays, t.cfg.arrays[2][fool.R_HAND]
-    buf = t.new_search(arrays, t.params, t.sids)
+    last iteration ended) is the first decision of the deal or round h ahead of the searched one, or the end of
+    the game if it came first, and the iteration scored the rank shares of its standing; with horizon 0 it is
+    always the end of the game."""
+    unit, steps_list = UNITS[name]
+    t = Table(name, iterations=1, horizon=horizon)
+    buf = t.new_search(t.cfg.arrays, t.params, t.sids)
     work, share = buf[0], buf[16]
-    ends = {"next deal": 0, "game over": 0}
+    ends = {"ahead": 0, "game over": 0}
     for game in range(6):
-        for steps in (0, 7, 23, size * t.cfg.players - 2):   # from the first card to late in a deal
+        for steps in steps_list:   # from the first decision to late in the game
             state = t.started(game, steps, seed=game)
             if is_terminal(state):
                 continue
-            deal = int(state[0][fool.G_DEAL])
+            here = unit(t, state)[0]
             for _ in range(5):    # the seat's stream moves on: another determinization and rollout each time
                 t.decide(state, buf)
                 if horizon == 0:
                     assert is_terminal(work)
                     continue
+                mark, standing, first = unit(t, work)
                 if is_terminal(work):
-                    assert work[0][fool.G_DEAL] == deal
+                    assert here <= mark <= here + horizon
                     ends["game over"] += 1
                 else:
-                    assert work[0][fool.G_DEAL] == deal + 1
-                    assert work[0][fool.G_TRICK] == 0 and work[0][fool.G_PLAYED] == 0
-                    assert list(work[fool.HAND_N]) == [size] * t.cfg.players
-                    ends["next deal"] += 1
-                np.testing.assert_allclose(share, rank_shares(list(work[fool.TOTALS])))
-    if horizon == 1:
-        assert ends["next deal"] > 0
+                    assert mark == here + horizon and first
+                    ends["ahead"] += 1
+                np.testing.assert_allclose(share, rank_shares(standing))
+    if horizon:
+        assert ends["ahead"] > 0, ends
