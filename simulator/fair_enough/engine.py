@@ -425,7 +425,7 @@ def determinize(state, arrays, seat, rng):
 
 
 GAME_ENTRIES = 13  # state entries from here on are per-thread buffers, not part of the game
-EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
+EVALUATION_POINT = None  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
 ACTION_CLASSES = ("sold-out",)  # see action_class
 
 

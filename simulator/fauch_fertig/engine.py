@@ -400,7 +400,7 @@ def determinize(state, arrays, seat, rng):
 
 
 GAME_ENTRIES = PICKS  # state entries from here on are per-thread buffers, not part of the game
-EVALUATION_POINT = None  # the search's horizon 1 is refused: no evaluation point before the end
+EVALUATION_POINT = None  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
 ACTION_CLASSES = ("blind",)  # see action_class
 
 
