@@ -153,9 +153,10 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
+    played = sset.search_vector(top, horizon)[P_HORIZON]
     click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget, horizon {sset.search_vector(top, horizon)[P_HORIZON]:g}) against the level below, against {field}, and the seat advantage with the same "
-               f"budget in every seat (edges in points, margin ±{margin:g})")
+               f"(mcts@budget, horizon {played:g}) against the level below, against {field}, and the seat "
+               f"advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
     click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
                f"{'largest seat edge':>28}  verdict")
     for r in table.iter_rows(named=True):

@@ -22,14 +22,14 @@ information set. Each iteration
    shared win, as in the results), with a horizon its rank share.
 
 The evaluation points (only in a game whose engine declares them in
-``EVALUATION_POINT``; Fool!: the end of a deal, the other games: the end of
-a round) are where an iteration may stop: the engine's ``horizon_mark``
+``EVALUATION_POINT``; Fool!: the end of a deal, Forks: the end of a round)
+are where an iteration may stop: the engine's ``horizon_mark``
 grows by one each time play passes one, and once it has grown by
 ``horizon`` from its value in the searched state the iteration neither
 descends the tree nor rolls out further. The standing there is the one
 ``result`` writes at that point (in Fool!, the game totals after the deal;
-in the other games, the final scoring applied to the state as it stands),
-or at the end of the game if it ends first. The rank
+in Forks, the final scoring applied to the state as it stands), or at the
+end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
 mean of their ranks' values. It gives the seats that do not lead a
@@ -51,8 +51,8 @@ strategy id of a built-in heuristic, whose parameter vector follows;
 the seat never takes when it has another option: in the game, in its tree
 and in its random rollouts (restricted play; a heuristic rollout policy is
 not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
-the h-th evaluation point ahead). The search draws only from its own seat's stream, so it
-is reproducible like every strategy.
+the h-th evaluation point ahead). The search draws only from its own seat's
+stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,

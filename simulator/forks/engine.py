@@ -521,6 +521,8 @@ def horizon_mark(state):
     """The rounds finished (``H_ROUND``): it changes exactly when a round's marketing cards have been revealed
     and the next round dealt. Jit-compiled."""
     return state[0][H_ROUND]
+
+
 ACTION_CLASSES = ("market-held",)  # see action_class
 
 
