@@ -137,25 +137,26 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
     if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
         raise RunError(f"output directory {out} already exists; choose another")
     api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
-    top = f"mcts@{ladders.budgets(first, levels)[-1]}"
+    budgets = ladders.budgets(first, levels)
+    top = f"mcts@{budgets[-1]}"
+    top_vector = sset.search_vector(top, horizon)
     api.check(game, players=players, seed=seed, games=deals * players, out=out,
-              strategies=[top] + [field] * (players - 1), params={top: sset.search_vector(top, horizon)})
+              strategies=[top] + [field] * (players - 1), params={top: top_vector})
     total = 3 * levels
 
     def progress(done, _):
         if not as_json:
             click.echo(f"run {done}/{total}", err=True)
 
-    ladders.play(api.simulate, game, out, players=players, levels=ladders.budgets(first, levels), deals=deals,
+    ladders.play(api.simulate, game, out, players=players, levels=budgets, deals=deals,
                  seed=seed, field=field, horizon=horizon, on_run=progress)
     _, table = ladders.table(out, margin)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
-    played = sset.search_vector(top, horizon)[P_HORIZON]
     click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget, horizon {played:g}) against the level below, against {field}, and the seat "
+               f"(mcts@budget, horizon {top_vector[P_HORIZON]:g}) against the level below, against {field}, and the seat "
                f"advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
     click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
                f"{'largest seat edge':>28}  verdict")
@@ -194,8 +195,8 @@ def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_jso
     g = game_registry.get(game)
     players = g.default_players if players is None else players
     sset = strategy_set(game)
-    api.check(game, players=players, seed=seed, games=deals, strategies=[agent],
-              params={agent: sset.search_vector(agent, horizon)})
+    agent_vector = sset.search_vector(agent, horizon)
+    api.check(game, players=players, seed=seed, games=deals, strategies=[agent], params={agent: agent_vector})
     lineup = restricted.lineup(agent, classes, players)
     params = {n: sset.search_vector(n, horizon) for n in set(lineup)}
     run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True,
@@ -203,10 +204,10 @@ def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_jso
     r = restricted.cost(run.seats(), lineup[0], players, margin)
     if as_json:
         click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
-                               "horizon": params[agent][P_HORIZON], "seed": seed, **r}, indent=2))
+                               "horizon": agent_vector[P_HORIZON], "seed": seed, **r}, indent=2))
         return
     click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
-               f"{lineup[0]} against {players - 1} x {agent} (horizon {params[agent][P_HORIZON]:g})")
+               f"{lineup[0]} against {players - 1} x {agent} (horizon {agent_vector[P_HORIZON]:g})")
     click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
                f"{100 / players:.1f}%")
     click.echo(f"  {r['reading']}")
