@@ -129,18 +129,22 @@ def _rank_shares(standing, share):
 def allowed_actions(state, arrays, actions, forbid):
     """Template: the legal actions of the seat to move, less those of the classes in ``forbid``.
 
-    Writes them into ``actions[:n]`` and returns ``n``; when every legal
-    action is forbidden, all of them stay (the rules come first).
+    Writes them into ``actions[:n]`` (in the engine's order) and returns
+    ``n``; when every legal action is forbidden, all of them stay (the rules
+    come first). Calls ``legal_actions`` once: the allowed actions are swapped
+    to the front, so the forbidden ones are still there when none is allowed.
     """
     n = legal_actions(state, arrays, actions)  # noqa: F821 (bound)
     if forbid == 0:
         return n
     m = 0
     for i in range(n):
-        if action_class(state, arrays, actions[i]) & forbid == 0:  # noqa: F821 (bound)
-            actions[m] = actions[i]
+        a = actions[i]
+        if action_class(state, arrays, a) & forbid == 0:  # noqa: F821 (bound)
+            actions[i] = actions[m]
+            actions[m] = a
             m += 1
-    return m if m > 0 else legal_actions(state, arrays, actions)  # noqa: F821 (bound)
+    return m if m > 0 else n
 
 
 def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
@@ -168,7 +172,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             src = P_ROLLOUT_PARAMS + j
             rparams[s, j] = params[me, src] if src < params.shape[1] else 0.0
     parent[0], child[0], visits[0] = -1, -1, 0.0
-    nodes = 1
+    nodes, n = 1, 0
     for _ in range(iterations):
         copy_state(state, work)  # noqa: F821 (bound)
         determinize(work, arrays, me, rng)  # noqa: F821 (bound)
@@ -177,55 +181,51 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             for k in range(4):
                 wrngs[lane, k] = next_u64(rng)
         node = 0
-        expanded = False
-        while (not expanded and not is_terminal(work)
-               and not (horizon and horizon_mark(work) - mark >= horizon)):  # noqa: F821 (bound)
-            n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
-            stamp[0] += 1
-            for i in range(n):
-                legal[acts[i]] = stamp[0]
-            best, best_value = -1, -1e300
-            ch = child[node]
-            while ch >= 0:
-                a = action[ch]
-                if legal[a] == stamp[0]:
-                    tried[a] = stamp[0]
-                    avail[ch] += 1.0
-                    value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
-                    if value > best_value:
-                        best, best_value = ch, value
-                ch = sibling[ch]
-            untried = 0
-            for i in range(n):
-                if tried[acts[i]] != stamp[0]:
-                    untried += 1
-            if untried > 0 and nodes < parent.size:
-                pick = randint(rng, untried)
+        in_tree = True  # descending the tree until one action is expanded, then rolling out
+        while not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon):  # noqa: F821 (bound)
+            if in_tree or rollout < 0:
+                n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
+            a = -1
+            if in_tree:
+                stamp[0] += 1
+                for i in range(n):
+                    legal[acts[i]] = stamp[0]
+                best, best_value = -1, -1e300
+                ch = child[node]
+                while ch >= 0:
+                    if legal[action[ch]] == stamp[0]:
+                        tried[action[ch]] = stamp[0]
+                        avail[ch] += 1.0
+                        value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                        if value > best_value:
+                            best, best_value = ch, value
+                    ch = sibling[ch]
+                untried = 0
                 for i in range(n):
                     if tried[acts[i]] != stamp[0]:
-                        if pick == 0:
-                            a = acts[i]
-                            break
-                        pick -= 1
-                k = nodes
-                nodes += 1
-                parent[k], action[k], mover[k] = node, a, to_move(work)
-                child[k], sibling[k], child[node] = -1, child[node], k
-                visits[k], avail[k], reward[k] = 0.0, 1.0, 0.0
-                node = k
-                expanded = True
-            elif best >= 0:
-                node = best
-                a = action[best]
-            else:  # the tree is full and no child is legal here: roll out from this node
-                break
-            apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
-        while not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon):  # noqa: F821 (bound)
-            if rollout < 0:
-                n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
-                a = acts[randint(rng, n)]
-            else:
-                a = choose(work, arrays, rsids, rparams)  # noqa: F821 (bound)
+                        untried += 1
+                if untried > 0 and nodes < parent.size:
+                    pick = randint(rng, untried)
+                    for i in range(n):
+                        if tried[acts[i]] != stamp[0]:
+                            if pick == 0:
+                                a = acts[i]
+                                break
+                            pick -= 1
+                    k = nodes
+                    nodes += 1
+                    parent[k], action[k], mover[k] = node, a, to_move(work)
+                    child[k], sibling[k], child[node] = -1, child[node], k
+                    visits[k], avail[k], reward[k] = 0.0, 1.0, 0.0
+                    node = k
+                    in_tree = False
+                elif best >= 0:
+                    node = best
+                    a = action[best]
+                else:  # the tree is full and no child is legal here: roll out from this node
+                    in_tree = False
+            if a < 0:
+                a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)  # noqa: F821
             apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
         result(work, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
         if horizon:
@@ -245,7 +245,4 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         if visits[ch] > most or (visits[ch] == most and action[ch] < action[best]):
             best, most = ch, visits[ch]
         ch = sibling[ch]
-    if best < 0:  # no iteration: the first allowed action
-        allowed_actions(state, arrays, acts, forbid)
-        return acts[0]
-    return action[best]
+    return action[best] if best >= 0 else -1  # -1 (illegal): a finished game, where nothing is searched
