@@ -29,7 +29,7 @@ obs) -> int``.
 import numba as nb
 import numpy as np
 
-from simulator.core.cards import fresh_deck, sort_range
+from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_range
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
@@ -50,14 +50,14 @@ ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled witho
 
 
 @nb.njit(cache=True)
-def _face_keys(arrays):
-    """Per card id, a key ordering the cards by their face (kind, value, special), then by id. Jit-compiled."""
+def _face_ranks(arrays):
+    """The ``rank_table`` ordering the card ids by their face (kind, value, special), then by id. Jit-compiled."""
     card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     n = card_kind.size
     key = np.empty(n, np.int64)
     for c in range(n):
         key[c] = ((card_kind[c] * 1024 + card_value[c]) * 8 + card_special[c]) * n + c
-    return key
+    return rank_table(key)
 
 
 @nb.njit(cache=True)
@@ -87,7 +87,7 @@ def new_state(arrays, params):
             np.zeros(4, np.uint64),                           # buffer: the deciding seat's stream
             np.zeros(max(1, params.shape[1]), np.float64),    # buffer: the deciding seat's parameters
             np.zeros(n, np.int64),                            # buffer: the cards determinize redeals
-            _face_keys(arrays))                               # determinize's sort key per card: its face
+            _face_ranks(arrays))                              # determinize's sort order of the cards: by face
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -394,15 +394,15 @@ def determinize(state, arrays, seat, rng):
                     hand[q, i] = -1
     lo, hi = head[HD_DECK_POS], head[HD_DECK_N]
     unseen_deck = head[HD_RESHUFFLES] == 0
-    face = state[19]
+    ranks = state[19]
     if unseen_deck:
         for i in range(lo, hi):
             pool[m] = deck[i]
             m += 1
     else:
-        sort_range(deck, lo, hi, face)
+        sort_by_rank(deck, lo, hi, ranks)
         _shuffle_range(deck, lo, hi, rng)
-    sort_range(pool, 0, m, face)
+    sort_by_rank(pool, 0, m, ranks)
     shuffle(pool, m, rng)
     for q in range(players):
         if q != seat:
@@ -418,7 +418,7 @@ def determinize(state, arrays, seat, rng):
             deck[i] = pool[m]
     if head[H_TO_MOVE] >= 0:  # the time cards not revealed yet
         first = head[HD_ROUND] + (0 if head[H_KIND] == RESEARCH else 1)
-        sort_range(times, first, rules[R_N_TIMES], None)
+        sort_range(times, first, rules[R_N_TIMES])
         _shuffle_range(times, first, rules[R_N_TIMES], rng)
     for x in range(4):
         rngs[0, x] = next_u64(rng)

@@ -382,7 +382,7 @@ def determinize(state, arrays, seat, rng):
     for i in range(head[G_POS], head[G_END]):
         hidden[n] = pile[i]
         n += 1
-    sort_range(hidden, 0, n, None)  # by card id: the draw depends only on which cards are hidden
+    sort_range(hidden, 0, n)  # by card id: the draw depends only on which cards are hidden
     shuffle(hidden, n, rng)
     n = 0
     if others_drew:
