@@ -166,7 +166,9 @@ class DaskChunks:
             inflight[future] = chunk
             return [future]
 
-        pending = as_completed([f for _ in range(window) for f in submit()])
+        # track the futures on this backend's own client loop: as_completed would otherwise take the loop of
+        # whichever Client the caller has entered, and a chunk lost with a worker is then awaited on two loops
+        pending = as_completed([f for _ in range(window) for f in submit()], loop=self.client.loop)
         failed = {}  # chunk -> exception
         try:
             for future in pending:

@@ -10,6 +10,7 @@ import os
 import signal
 from pathlib import Path
 
+import dask.distributed
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -72,6 +73,24 @@ def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(cluste
         t for t in dask_scheduler.transition_log if "play_task" in str(t[0]) and t[1:3] == ("processing", "released")])
     assert lost
     assert run.seats().equals(local)
+
+
+def test_chunk_futures_are_tracked_on_the_backend_client_loop_inside_a_callers_client(cluster, monkeypatch):
+    # the fixture's Client is entered (`with`), as in a notebook: as_completed must not take its loop, or a chunk
+    # lost with a killed worker is awaited on two event loops ("bound to a different event loop", seen in CI)
+    c, client = cluster
+    tracked = []
+
+    def spy(futures, **options):
+        pending = real(futures, **options)
+        tracked.append((pending.loop, futures[0].client.loop))
+        return pending
+
+    real = dask.distributed.as_completed
+    monkeypatch.setattr(dask.distributed, "as_completed", spy)
+    run = api.simulate("forks", games=2000, seed=3, chunk_size=1000, backend="dask", scheduler=c.scheduler_address)
+    assert run.seats().height == 8000
+    assert tracked and all(loop is own and loop is not client.loop for loop, own in tracked)
 
 
 def test_strategy_failing_on_a_worker_is_reported_as_locally_and_finished_chunks_are_kept(tmp_path, cluster):
