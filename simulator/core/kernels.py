@@ -202,16 +202,20 @@ def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
             bind(search.search, cache=cache, parallel=False, nrt=nrt, tag=tag, allowed_actions=allowed, **names))
 
 
-def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace,
-              record):
+def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play game ``game`` of run ``seed`` through the state verbs.
 
-    Returns the trace length (0 unless ``record``), or -(1+seat) if that
-    seat's strategy chose illegally. Writes the outputs of
+    Records the trace when ``trace`` has room (an empty array: no trace).
+    The flag is read from the array rather than passed as a constant, so the
+    batch loop and the tracer share one compiled game (a constant flag is a
+    literal type to numba: two compiles of the largest function, 9 s of
+    Forks's 40 s cold start). Returns the trace length (0 without a trace),
+    or -(1+seat) if that seat's strategy chose illegally. Writes the outputs of
     ``simulator.core.game`` (the game columns include ``finished``). A seat
     whose strategy is the search player decides by ``search`` with the
     buffers ``buf``; every other seat through ``choose``.
     """
+    record = trace.shape[0] > 0
     reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
     while not is_terminal(state):
         if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
@@ -242,11 +246,11 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
         buf = new_search(arrays, params, sids)  # noqa: F821 (bound)
         for k in range(b * BLOCK, min(count, (b + 1) * BLOCK)):
             r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
-                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace, False)
+                          scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
             status[k] = -r if r < 0 else 0
 
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
     return play_game(arrays, sids, params, seed, game, new_state(arrays, params),  # noqa: F821 (bound)
-                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace, True)  # noqa: F821 (bound)
+                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace)  # noqa: F821 (bound)
