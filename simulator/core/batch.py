@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from simulator.core import output, rundir, worker
+from simulator.core.kernels import RAISED
 from simulator.core.rundir import RunError
 
 MAX_CHUNKS = 100_000      # chunks per run: the manifest lists each one with its checksum
@@ -76,6 +77,19 @@ class StrategyFailure(RunError):
     def illegal(cls, names, seat, game_index, seed):
         return cls(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice in game {game_index} "
                    f"of the run with seed {seed}")
+
+
+class GameRaised(RunError):
+    """A strategy raised inside the batch kernel in game ``game_index`` (the kernel marks it ``RAISED``).
+
+    ``blame`` replays the game alone to name the strategy and its exception;
+    this message is shown only if that replay does not raise.
+    """
+
+    def __init__(self, game_index, rotation, seed):
+        where = f"game {game_index}" + (f" (rotation {rotation})" if rotation is not None else "")
+        super().__init__(f"a strategy raised in {where} of the run with seed {seed}, but replaying that game "
+                         f"alone did not")
 
 
 def rotations(spec):
@@ -147,7 +161,9 @@ def play_raw(spec, run_chunk, start, count, stop=None):
 
     The kernel is called on slices of at most ``SLICE`` games; when the
     ``threading.Event`` ``stop`` is set between two slices, the chunk is
-    abandoned and None returned. An illegal choice raises ``StrategyFailure``.
+    abandoned and None returned. The first broken game of a rotation
+    raises: ``StrategyFailure`` for an illegal choice, ``GameRaised`` when a
+    strategy raised (``blame`` turns it into a ``StrategyFailure``).
     """
     players = spec.config.players
     played = []
@@ -162,6 +178,8 @@ def play_raw(spec, run_chunk, start, count, stop=None):
         bad = np.flatnonzero(status)
         if bad.size:
             k = int(bad[0])
+            if status[k] == RAISED:
+                raise GameRaised(start + k, rotation, spec.seed)
             raise StrategyFailure.illegal(names, int(status[k]) - 1, start + k, spec.seed)
         played.append((rotation, names, outputs))
     return played
@@ -195,10 +213,11 @@ def play_chunk_checked(spec, kernels, start, count, suspects=()):
 def blame(spec, trace_game, start, count, suspects, error):
     """Raise the ``StrategyFailure`` for ``error``, raised by the batch kernel on games ``start..``.
 
-    The batch kernel cannot say which game raised, so the chunk's games are
-    replayed one by one with the traced kernel (cheap next to the batch) up
-    to the first one that raises; when none does, ``error`` is raised
-    unchanged. A kernel reports no seat with an exception, so the message
+    The batch kernel marks a game in which a strategy raised (``GameRaised``)
+    but cannot keep the exception, so the chunk's games are replayed one by
+    one with the traced kernel (cheap next to the batch) up to the first one,
+    in game and rotation order, that raises; when none does, ``error`` is
+    raised unchanged. A kernel reports no seat with an exception, so the message
     names the strategies that can raise: the seated ones among ``suspects``
     (the user strategies), or every seated strategy when none is a suspect.
     """

@@ -11,8 +11,9 @@ engine's state verbs, the shared game loop and a strategy dispatcher)::
               scores, standing, seat_stats, game_stats, status)
         plays games start..start+count-1 in parallel; row k of each output
         holds game start+k. ``standing`` orders seats (higher is better,
-        equal means a shared place); ``status[k]`` is 0, or 1+seat of a
-        strategy that returned an illegal choice.
+        equal means a shared place); ``status[k]`` is 0, 1+seat of a
+        strategy that returned an illegal choice, or -1 (``RAISED``) when a
+        strategy raised in that game (its rows are then not a game).
 
     trace_game(arrays, sids, params, seed, game,
                scores, standing, seat_stats, game_stats, trace) -> int

@@ -9,6 +9,8 @@ import errno
 import json
 from pathlib import Path
 
+import numba
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -16,7 +18,8 @@ from click.testing import CliRunner
 from playtest import api
 from playtest.cli import cli
 from simulator.core import output
-from simulator.core.batch import LocalChunks, RunError, StrategyFailure, run_batch, trace_one
+from simulator.core.batch import LocalChunks, RunError, StrategyFailure, allocate, run_batch, trace_one
+from simulator.core.kernels import RAISED
 
 FAULTY = Path(__file__).with_name("faulty_strategy.py")
 LINEUP = ["faulty", "random", "random", "random"]
@@ -52,6 +55,30 @@ def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks
     with pytest.raises(ValueError, match="no card to play"):
         trace_one(spec, kernels[1], FIRST_FAULTY_GAME)
     assert_interrupted_run(out, chunks_kept=FIRST_FAULTY_GAME // 2)
+
+
+def test_the_batch_kernel_marks_every_game_whose_strategy_raised_on_any_thread():
+    # numba loses (or half sets: a SystemError) an exception raised inside a prange on another thread than the
+    # caller's, so the kernel catches each game's own and marks it RAISED; the marks are exactly the games
+    # whose replay alone raises, and a blocked game stays marked on 1 thread and on 2
+    spec, sset = api.prepare("forks", seed=5, games=600, strategies=LINEUP, strategy_files=[FAULTY])
+    run_chunk, trace_game = sset.kernels()
+    raising = []
+    for game in range(spec.games):
+        try:
+            trace_one(spec, trace_game, game)
+        except ValueError:
+            raising.append(game)
+    assert raising[0] == FIRST_FAULTY_GAME and len(raising) < spec.games // 2
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            outputs = allocate(spec.game, 4, spec.games)
+            run_chunk(spec.config.arrays, spec.sids, spec.params, spec.seed, 0, spec.games, *outputs)
+            assert np.flatnonzero(outputs[-1] == RAISED).tolist() == raising
+            assert not np.any(outputs[-1] > 0)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
 
 def test_illegal_index_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path):
