@@ -82,8 +82,8 @@ class StrategyFailure(RunError):
 class GameRaised(RunError):
     """A strategy raised inside the batch kernel in game ``game_index`` (the kernel marks it ``RAISED``).
 
-    ``blame`` replays the game alone to name the strategy and its exception;
-    this message is shown only if that replay does not raise.
+    ``blame`` replays the chunk's games one by one to name the strategy and
+    its exception; this message is shown only if no replay raises.
     """
 
     def __init__(self, game_index, rotation, seed):

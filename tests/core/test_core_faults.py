@@ -59,8 +59,8 @@ def test_strategy_raising_names_strategy_game_and_seed_and_keeps_finished_chunks
 
 def test_the_batch_kernel_marks_every_game_whose_strategy_raised_on_any_thread():
     # numba loses (or half sets: a SystemError) an exception raised inside a prange on another thread than the
-    # caller's, so the kernel catches each game's own and marks it RAISED; the marks are exactly the games
-    # whose replay alone raises, and a blocked game stays marked on 1 thread and on 2
+    # caller's, so the kernel catches each game's own and marks it RAISED; on 1 thread and on 2 the marks are
+    # exactly the games whose replay alone raises
     spec, sset = api.prepare("forks", seed=5, games=600, strategies=LINEUP, strategy_files=[FAULTY])
     run_chunk, trace_game = sset.kernels()
     raising = []
