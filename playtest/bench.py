@@ -13,8 +13,9 @@ For each game at its benchmark configuration (``random`` in every seat):
   N --out DIR`` (play and write, after start-up; ``N`` = 10M for Forks, 2M
   otherwise), its ratio to the kernel alone on all threads (measured in the
   same run, so a loaded machine slows both) and the peak resident memory;
-* for the first game, the parquet encodings considered for chunk files:
-  seconds to encode one chunk and bytes per game;
+* the parquet encodings considered for chunk files: CPU seconds (every
+  thread's) to encode one chunk and bytes per game (the writer's CPU is
+  what it takes from the kernel on a small machine);
 * the search player, compiled as the game kernels compile it: iterations
   per second at the game's default ``mcts`` parameters (one iteration: copy
   the state, determinize it, reseed its streams, descend the tree, expand,
@@ -52,16 +53,26 @@ from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
+ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
-ENCODINGS = {  # candidates for the chunk files; output.PARQUET_OPTIONS is the one chosen
-    "zstd 3, all statistics (before)": {"compression": "zstd", "statistics": True},
-    "zstd 1, min/max statistics (chosen)": output.PARQUET_OPTIONS,
-    "lz4, min/max statistics": {**output.PARQUET_OPTIONS, "compression": "lz4", "compression_level": None},
-    "snappy, min/max statistics": {**output.PARQUET_OPTIONS, "compression": "snappy", "compression_level": None},
-    "uncompressed, no statistics": {"compression": "uncompressed", "statistics": False},
+ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk's default is the one chosen
+    "polars, zstd 1, min/max statistics (before)": lambda frame: _polars_bytes(frame),
+    "delta + dictionary, lz4 (chosen)": output.encode_chunk,
+    "delta + dictionary, uncompressed": lambda frame: output.encode_chunk(frame, "none"),
+    "delta + dictionary, zstd 1": lambda frame: output.encode_chunk(frame, "zstd"),
+    "dictionary, lz4": lambda frame: output.encode_chunk(frame, delta=False),
+    "dictionary, zstd 1": lambda frame: output.encode_chunk(frame, "zstd", delta=False),
 }
+
+
+def _polars_bytes(frame):
+    """The encoding of chunk files before this one: polars's writer, zstd level 1, min/max statistics."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer, compression="zstd", compression_level=1,
+                        statistics={"min": True, "max": True, "distinct_count": False, "null_count": False})
+    return buffer.getbuffer()
 
 
 def kernel_rate(spec, run_chunk, games, threads):
@@ -128,16 +139,18 @@ def end_to_end(game, games):
 
 
 def encoding_rates(spec, run_chunk, games):
-    """``[(encoding, seconds to encode one chunk of games, bytes per game)]`` for ``ENCODINGS`` (best of 3)."""
+    """``[(encoding, CPU seconds to encode one chunk of games, bytes per game)]`` for ``ENCODINGS`` (best of 5).
+
+    CPU time of the whole process, so an encoder's pool threads count.
+    """
     frame = play_chunk(spec, run_chunk, 0, games)
     rows = []
-    for name, options in ENCODINGS.items():
-        best, size = float("inf"), 0
-        for _ in range(3):
-            buffer = io.BytesIO()
-            t = time.perf_counter()
-            frame.write_parquet(buffer, **options)
-            best, size = min(best, time.perf_counter() - t), buffer.tell()
+    for name, encode in ENCODINGS.items():
+        best = float("inf")
+        for _ in range(5):
+            t = time.process_time()
+            size = len(encode(frame))
+            best = min(best, time.process_time() - t)
         rows.append((name, best, size / games))
     return rows
 
@@ -247,8 +260,19 @@ def mcts_table_rate(name, games):
 
 
 def machine():
-    return (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    return (f"{platform.machine()} ({cpu_model()}), {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"numba {numba.__version__}")
+
+
+def cpu_model():
+    """The processor's model name (Linux's /proc/cpuinfo), or the platform's word for it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown processor"
 
 
 def run_benchmarks(games=None, out="bench/results.md", echo=print):
@@ -277,8 +301,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
                  f"ratio {one / ref:,.0f}x, start cold {cold:.1f}s warm {warm:.1f}s, end to end {e2e:,.0f} "
                  f"games/s ({e2e / many:.2f}x the kernel)")
-            if not encodings:
-                encodings = encoding_rates(spec, run_chunk, 100_000)
+            encodings.append((name, encoding_rates(spec, run_chunk, ENCODING_GAMES)))
             one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
             table_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
             searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns,
@@ -303,7 +326,8 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                           f"{r[8]:.2f} | {r[7]} |\n" for r in searches)
     api_body = "".join(f"| {name} | {n} | {old:,.0f}/s | {new:,.0f}/s | {new / old:.2f}x |\n"
                        for name, n, old, new in state_api) or "| not measured (no git history) | | | | |\n"
-    enc_body = "".join(f"| {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n" for name, sec, size in encodings)
+    enc_body = "".join(f"| {game} | {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n"
+                       for game, rates in encodings for name, sec, size in rates)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
             f"(cold: empty numba cache).\n\n{header}{body}\n"
@@ -314,8 +338,9 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"against today's kernel, which plays through the state verbs; measurements alternate, best of two. "
             f"Issue 13 asks for at least 0.8x.\n\n| game | threads | before | state API | ratio |\n"
             f"|---|---|---|---|---|\n{api_body}\n"
-            f"## Chunk encodings ({rows[0][0]}, one chunk of 100,000 games)\n\n| encoding | encode time | "
-            f"bytes per game |\n|---|---|---|\n{enc_body}\n"
+            f"## Chunk encodings\n\nOne chunk of {ENCODING_GAMES:,} games: CPU time to encode it (every thread's), "
+            f"and bytes per game.\n\n| game | encoding | encode CPU time | bytes per game |\n|---|---|---|---|\n"
+            f"{enc_body}\n"
             f"## Search player\n\nIterations per second of `mcts` at the game's default parameters (one "
             f"iteration: copy, determinize, descend, expand, roll out to the end of the game or, at horizon 1, to "
             f"its evaluation point, back up; {SEARCH_ITERATIONS} iterations per decision, from "
