@@ -57,21 +57,37 @@ ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
-ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk's default is the one chosen
-    "polars, zstd 1, min/max statistics (before)": lambda frame: _polars_bytes(frame),
-    "delta + dictionary, lz4 (chosen)": output.encode_chunk,
-    "delta + dictionary, uncompressed": lambda frame: output.encode_chunk(frame, "none"),
-    "delta + dictionary, zstd 1": lambda frame: output.encode_chunk(frame, "zstd"),
-    "dictionary, lz4": lambda frame: output.encode_chunk(frame, delta=False),
-    "dictionary, zstd 1": lambda frame: output.encode_chunk(frame, "zstd", delta=False),
+ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
+    "polars, zstd 1, min/max statistics (chosen)": output.encode_chunk,
+    "polars, lz4, min/max statistics": lambda frame: _polars_bytes(frame, "lz4"),
+    "polars, uncompressed, no statistics": lambda frame: _polars_bytes(frame, "uncompressed", statistics=False),
+    "pyarrow, delta + dictionary, lz4": lambda frame: _pyarrow_bytes(frame, "lz4"),
+    "pyarrow, delta + dictionary, uncompressed": lambda frame: _pyarrow_bytes(frame, "none"),
+    "pyarrow, delta + dictionary, zstd 1": lambda frame: _pyarrow_bytes(frame, "zstd"),
 }
 
 
-def _polars_bytes(frame):
-    """The encoding of chunk files before this one: polars's writer, zstd level 1, min/max statistics."""
+def _polars_bytes(frame, compression, statistics=True):
+    """polars' writer with ``compression`` and min/max statistics (or none)."""
     buffer = io.BytesIO()
-    frame.write_parquet(buffer, compression="zstd", compression_level=1,
-                        statistics={"min": True, "max": True, "distinct_count": False, "null_count": False})
+    frame.write_parquet(buffer, compression=compression, statistics=(
+        {"min": True, "max": True, "distinct_count": False, "null_count": False} if statistics else False))
+    return buffer.getbuffer()
+
+
+def _pyarrow_bytes(frame, compression):
+    """pyarrow's writer: every column required, ``game`` and the other wide integer columns delta-encoded,
+    the rest dictionary-encoded (Booleans bit-packed), statistics for ``game`` only."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = frame.to_arrow()
+    table = table.cast(pa.schema([f.with_nullable(False) for f in table.schema]))
+    wide = [f.name for f in table.schema if pa.types.is_integer(f.type) and f.type.bit_width >= 32]
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, compression=compression, write_statistics=["game"],
+                   column_encoding={name: "DELTA_BINARY_PACKED" for name in wide},
+                   use_dictionary=[name for name in table.column_names if name not in wide])
     return buffer.getbuffer()
 
 

@@ -6,15 +6,13 @@ into place, so an interrupted run never leaves a half-written file; the
 checksum of each chunk's bytes goes into the manifest, so ``--resume`` can
 tell a whole chunk from a damaged or substituted one.
 
-Encoding, chosen by measurement (bench/results.md, "Chunk encodings"): on
-a 2-core machine the writer takes its CPU from the kernel playing the next
-chunk, so the cheapest encoding that keeps files small wins. Every column is
-required (no null bitmaps to write); ``game`` and the other 32- and 64-bit
-integer columns are delta-encoded, the narrow ones (seat, rank), ``win``
-and ``strategy`` (a categorical) dictionary-encoded and Booleans bit-packed,
-then the pages are LZ4-compressed; only ``game`` carries min/max statistics (its ranges let
-readers skip row groups). polars and pandas read the columns back with the
-types the frame had.
+Encoding, chosen by measurement (bench/results.md, "Chunk encodings"):
+polars' writer, zstd at level 1 (as small as the default level 3 on these
+columns, and cheaper to write), min/max statistics only (``game`` ranges let
+readers skip row groups), ``strategy`` as a categorical (a
+dictionary-encoded column in the file). pyarrow with required columns and
+delta encodings takes about half the CPU, but end to end it played no
+faster on 2 cores and the process peaked about 90 MB higher.
 """
 
 import hashlib
@@ -26,14 +24,13 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from simulator.core.rundir import RunError
 
 SEATS_DIR = "seats"
 MANIFEST = "manifest.json"
-COMPRESSION = "lz4"
+PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1,
+                   "statistics": {"min": True, "max": True, "distinct_count": False, "null_count": False}}
 
 
 @nb.njit(cache=True, nogil=True)
@@ -123,22 +120,10 @@ def write_chunk(out, chunk, frame):
     return checksum(data)
 
 
-def encode_chunk(frame, compression=COMPRESSION, delta=True):
-    """The parquet file of a chunk's frame, as bytes (the encoding is the module docstring's).
-
-    ``compression`` and ``delta`` (False: dictionary-encode the wide integer
-    columns other than ``game`` too) are there for the benchmark that chose
-    them.
-    """
-    table = frame.to_arrow()
-    table = table.cast(pa.schema([f.with_nullable(False) for f in table.schema]))
-    wide = [f.name for f in table.schema if pa.types.is_integer(f.type) and f.type.bit_width >= 32]
-    if not delta:
-        wide = ["game"]
+def encode_chunk(frame):
+    """The parquet file of a chunk's frame, as bytes (encoded as the module docstring says)."""
     buffer = io.BytesIO()
-    pq.write_table(table, buffer, compression=compression, write_statistics=["game"],
-                   column_encoding={name: "DELTA_BINARY_PACKED" for name in wide},
-                   use_dictionary=[name for name in table.column_names if name not in wide])
+    frame.write_parquet(buffer, **PARQUET_OPTIONS)
     return buffer.getbuffer()
 
 

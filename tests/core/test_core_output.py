@@ -1,10 +1,7 @@
-"""Chunk files: the encoding is the one documented, and readers get the frame back exactly.
+"""Chunk files: readers get the frame back exactly, encoded as documented.
 
-``output.encode_chunk`` writes with pyarrow (required columns, delta and
-dictionary encodings, LZ4); polars and pandas must read back the frame the
-run built, with its types, in every game and with rotated seats, and a run
-directory holding chunks of the earlier polars writer (a run resumed across
-the change) must still read as one table.
+polars and pandas must read back the frame the run built, with its types
+(``strategy`` a categorical), in every game and with rotated seats.
 """
 
 import io
@@ -36,29 +33,15 @@ def test_every_games_chunk_reads_back_as_the_same_frame_in_polars_and_pandas(fra
         assert back["strategy"].dtype == "category", name
 
 
-def test_chunk_columns_are_encoded_as_documented(frames):
+def test_chunk_columns_are_zstd_compressed_and_carry_min_max_statistics(frames):
     frame = frames["fair-enough"]
     meta = pq.read_metadata(io.BytesIO(bytes(output.encode_chunk(frame)))).row_group(0)
     columns = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
     assert set(columns) == set(frame.columns)
     for name, column in columns.items():
-        assert column.compression == "LZ4", name
-        wide = frame.schema[name] in (pl.Int32, pl.Int64)
-        flag = frame.schema[name] == pl.Boolean  # parquet bit-packs Booleans; it has no dictionary for them
-        assert ("DELTA_BINARY_PACKED" in column.encodings) == wide, (name, column.encodings)
-        assert ("RLE_DICTIONARY" in column.encodings) == (not wide and not flag), (name, column.encodings)
-        assert column.is_stats_set == (name == "game"), name
-    schema = pq.read_schema(io.BytesIO(bytes(output.encode_chunk(frame))))
-    assert not any(field.nullable for field in schema)
-
-
-def test_a_run_directory_mixing_chunks_of_the_earlier_writer_reads_as_one_table(frames, tmp_path):
-    frame = frames["forks"]
-    seats = tmp_path / output.SEATS_DIR
-    seats.mkdir()
-    first, second = frame.filter(pl.col("game") < 30), frame.filter(pl.col("game") >= 30)
-    first.write_parquet(seats / "part-000000.parquet", compression="zstd", compression_level=1)
-    (seats / "part-000001.parquet").write_bytes(bytes(output.encode_chunk(second)))
-    assert_frame_equal(output.read_seats(tmp_path), frame)
-    wins = output.scan_seats(tmp_path).group_by("seat").agg(pl.col("win").sum()).sort("seat").collect()
-    assert_frame_equal(wins, frame.group_by("seat").agg(pl.col("win").sum()).sort("seat"))
+        assert column.compression == "ZSTD", name
+        assert column.statistics.has_min_max, name
+        assert not column.statistics.has_distinct_count, name
+    game = columns["game"].statistics
+    assert (game.min, game.max) == (frame["game"].min(), frame["game"].max())
+    assert "RLE_DICTIONARY" in columns["strategy"].encodings
