@@ -11,8 +11,10 @@ For each game at its benchmark configuration (``random`` in every seat):
   process's peak resident memory;
 * end to end: games/s of the chunk loop of ``playtest simulate GAME --games
   N --out DIR`` (play and write, after start-up; ``N`` = 10M for Forks, 2M
-  otherwise), its ratio to the kernel alone on all threads (measured in the
-  same run, so a loaded machine slows both) and the peak resident memory;
+  otherwise) in three rounds, each round's ratio to the kernel alone on all
+  threads measured just before and just after it (a shared machine's load
+  changes within minutes), the median and the range, and the peak resident
+  memory;
 * the parquet encodings considered for chunk files: CPU seconds (every
   thread's) to encode one chunk and bytes per game (the writer's CPU is
   what it takes from the kernel on a small machine);
@@ -56,22 +58,24 @@ from strategies.games import strategy_set
 ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
+END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, min/max statistics (chosen)": output.encode_chunk,
-    "polars, lz4, min/max statistics": lambda frame: _polars_bytes(frame, "lz4"),
-    "polars, uncompressed, no statistics": lambda frame: _polars_bytes(frame, "uncompressed", statistics=False),
+    "polars, lz4, min/max statistics": lambda frame: _polars_bytes(
+        frame, {**output.PARQUET_OPTIONS, "compression": "lz4", "compression_level": None}),
+    "polars, uncompressed, no statistics": lambda frame: _polars_bytes(
+        frame, {"compression": "uncompressed", "statistics": False}),
     "pyarrow, delta + dictionary, lz4": lambda frame: _pyarrow_bytes(frame, "lz4"),
     "pyarrow, delta + dictionary, uncompressed": lambda frame: _pyarrow_bytes(frame, "none"),
     "pyarrow, delta + dictionary, zstd 1": lambda frame: _pyarrow_bytes(frame, "zstd"),
 }
 
 
-def _polars_bytes(frame, compression, statistics=True):
-    """polars' writer with ``compression`` and min/max statistics (or none)."""
+def _polars_bytes(frame, options):
+    """polars' writer with ``options`` (``write_parquet``'s keywords)."""
     buffer = io.BytesIO()
-    frame.write_parquet(buffer, compression=compression, statistics=(
-        {"min": True, "max": True, "distinct_count": False, "null_count": False} if statistics else False))
+    frame.write_parquet(buffer, **options)
     return buffer.getbuffer()
 
 
@@ -152,6 +156,25 @@ def end_to_end(game, games):
     """Games/s of the chunk loop (play and write) of `playtest simulate GAME --games N --out DIR`, and peak RSS."""
     _, rss, manifest = simulate_process(game, games)
     return manifest["games_per_second"], rss
+
+
+def end_to_end_rounds(name, spec, run_chunk, games, kernel_games, threads):
+    """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two kernel-alone measurements.
+
+    Returns ``(median end-to-end games/s, median ratio, lowest ratio, highest ratio, highest peak RSS)``,
+    the ratio of a round being its end-to-end rate over the mean of the kernel rates measured just before
+    and just after it: on a shared machine the load changes within minutes, so each ratio compares rates
+    measured under the same load.
+    """
+    rates, ratios, peak = [], [], 0.0
+    before = kernel_rate(spec, run_chunk, kernel_games, threads)
+    for _ in range(END_TO_END_ROUNDS):
+        rate, rss = end_to_end(name, games)
+        after = kernel_rate(spec, run_chunk, kernel_games, threads)
+        rates.append(rate)
+        ratios.append(2 * rate / (before + after))
+        peak, before = max(peak, rss), after
+    return float(np.median(rates)), float(np.median(ratios)), min(ratios), max(ratios), peak
 
 
 def encoding_rates(spec, run_chunk, games):
@@ -311,12 +334,12 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             cold, _ = start_time(name, cold_cache)
             warm, rss = start_time(name, cold_cache)
             e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
-            e2e, e2e_rss = end_to_end(name, e2e_games)
+            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, spec, run_chunk, e2e_games, n, threads)
             rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss,
-                         e2e_games, e2e, e2e / many, e2e_rss))
+                         e2e_games, e2e, ratio, e2e_rss, low, high))
             echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
                  f"ratio {one / ref:,.0f}x, start cold {cold:.1f}s warm {warm:.1f}s, end to end {e2e:,.0f} "
-                 f"games/s ({e2e / many:.2f}x the kernel)")
+                 f"games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over {END_TO_END_ROUNDS} rounds)")
             encodings.append((name, encoding_rates(spec, run_chunk, ENCODING_GAMES)))
             one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
             table_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
@@ -333,10 +356,10 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
               "|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(f"| {r[0]} | {r[1]} | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {100 * r[4]:.0f}% | {r[5]:,.0f}/s | "
                    f"{r[6]:,.0f}x | {r[7]:.1f} s | {r[8]:.1f} s | {r[9]:.0f} MB |\n" for r in rows)
-    e2e_header = ("| game | games written | end to end | kernel alone, all threads | end to end / kernel | "
+    e2e_header = ("| game | games written | end to end (median) | end to end / kernel (median) | lowest - highest | "
                   "peak RSS |\n|---|---|---|---|---|---|\n")
-    e2e_body = "".join(f"| {r[0]} | {r[10]:,} | {r[11]:,.0f}/s | {r[3]:,.0f}/s | {r[12]:.2f}x | {r[13]:.0f} MB |\n"
-                       for r in rows)
+    e2e_body = "".join(f"| {r[0]} | {r[10]:,} | {r[11]:,.0f}/s | {r[12]:.2f}x | {r[14]:.2f}x - {r[15]:.2f}x | "
+                       f"{r[13]:.0f} MB |\n" for r in rows)
     search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {r[4]:,}/s | "
                           f"{'met' if r[3] >= r[4] else 'not met'} | {r[5]:,.0f} ns | {r[6]:,.0f} ns | "
                           f"{r[8]:.2f} | {r[7]} |\n" for r in searches)
@@ -348,7 +371,9 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
             f"(cold: empty numba cache).\n\n{header}{body}\n"
             f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
-            f"and write, after start-up), beside the kernel alone measured in the same run.\n\n{e2e_header}{e2e_body}\n"
+            f"and write, after start-up), {END_TO_END_ROUNDS} rounds per game; each round's ratio divides its rate by "
+            f"the mean of the kernel-alone rates (all threads) measured just before and just after it.\n\n"
+            f"{e2e_header}{e2e_body}\n"
             f"## State API against the kernels it replaced\n\nRandom play, the batch kernel alone: commit "
             f"{BASELINE} (one hand-written game loop per engine, exported from git and run in a process of its own) "
             f"against today's kernel, which plays through the state verbs; measurements alternate, best of two. "
