@@ -253,9 +253,12 @@ def _print_seat_table(m, summary, out, feel_table=None):
         for r in feel_table.iter_rows(named=True):
             interval = f" ({r['low']:.4g} to {r['high']:.4g})" if r["low"] is not None else ""
             console.print(f"  {r['metric']}: {r['value']:.4g}{interval}; {r['note']}")
-    speed = m.get("games_per_second")
-    console.print(f"{m['wall_seconds']:.2f} s" + (f", {speed:,.0f} games/s" if speed else "") +
-                  (f"; results in {out}" if out else ""))
+    speed = m.get("games_per_second")  # game indices per second: deals, in a rotated run
+    if speed and m.get("rotate_seats"):
+        rate = f", {speed:,.1f} deals/s ({speed * m['players']:,.0f} games/s)"
+    else:
+        rate = f", {speed:,.0f} games/s" if speed else ""
+    console.print(f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else ""))
 
 
 @cli.command()
