@@ -47,10 +47,16 @@ MANIFEST_KEYS = ["game", "title", "players", "games", "seed", "strategies", "str
                  "wall_seconds", "games_per_second"]
 
 
+# a rotated run counts game indices, each a deal played in every seat rotation
+ROTATED_LABELS = {"games": "Deals (each played in every seat rotation)", "games_per_second": "Deals per second"}
+
+
 def provenance(manifest, name, extra=()):
     """A folded section with a run's settings and provenance (manifest keys, then ``extra``
     ``(setting, value)`` pairs) and its setup table as TOML."""
-    rows = [[label(k), text(manifest[k])] for k in MANIFEST_KEYS if k in manifest] + [list(r) for r in extra]
+    names = ROTATED_LABELS if manifest.get("rotate_seats") else {}
+    rows = ([[names.get(k) or label(k), text(manifest[k])] for k in MANIFEST_KEYS if k in manifest]
+            + [list(r) for r in extra])
     section = Section("Settings and provenance", "provenance", folded=True,
                       tables=[Table(f"Run {name}", ["Setting", "Value"], rows)])
     if manifest.get("setup"):

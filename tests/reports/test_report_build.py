@@ -118,6 +118,17 @@ def test_provenance_is_folded_at_the_end(html_report):
     assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
 
 
+def test_a_rotated_runs_provenance_counts_deals_not_games():
+    from reports.section import provenance
+
+    manifest = {"games": 2000, "games_per_second": 17.5, "players": 4}
+    plain = dict(provenance(manifest, "x").tables[0].rows)
+    rotated = dict(provenance({**manifest, "rotate_seats": True}, "x").tables[0].rows)
+    assert "Games per second" in plain and "Deals per second" not in plain
+    assert "Deals per second" in rotated and "Games per second" not in rotated
+    assert rotated["Deals (each played in every seat rotation)"] == plain["Games"]
+
+
 def test_seat_edges_csv_matches_the_run(html_report, study):
     out, _ = html_report
     data = pl.read_csv(out.parent / "study-data" / "plain-seat-edges.csv").sort("seat")
