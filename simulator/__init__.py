@@ -2,3 +2,5 @@
 
 The simulator never imports strategies, analyses or reports.
 """
+
+from simulator.core import numba_ids  # noqa: F401,E402 (before anything is compiled: see its docstring)
