@@ -62,21 +62,14 @@ END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, min/max statistics (chosen)": output.encode_chunk,
-    "polars, lz4, min/max statistics": lambda frame: _polars_bytes(
+    "polars, lz4, min/max statistics": lambda frame: output.encode_chunk(
         frame, {**output.PARQUET_OPTIONS, "compression": "lz4", "compression_level": None}),
-    "polars, uncompressed, no statistics": lambda frame: _polars_bytes(
+    "polars, uncompressed, no statistics": lambda frame: output.encode_chunk(
         frame, {"compression": "uncompressed", "statistics": False}),
     "pyarrow, delta + dictionary, lz4": lambda frame: _pyarrow_bytes(frame, "lz4"),
     "pyarrow, delta + dictionary, uncompressed": lambda frame: _pyarrow_bytes(frame, "none"),
     "pyarrow, delta + dictionary, zstd 1": lambda frame: _pyarrow_bytes(frame, "zstd"),
 }
-
-
-def _polars_bytes(frame, options):
-    """polars' writer with ``options`` (``write_parquet``'s keywords)."""
-    buffer = io.BytesIO()
-    frame.write_parquet(buffer, **options)
-    return buffer.getbuffer()
 
 
 def _pyarrow_bytes(frame, compression):

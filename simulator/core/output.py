@@ -120,10 +120,11 @@ def write_chunk(out, chunk, frame):
     return checksum(data)
 
 
-def encode_chunk(frame):
-    """The parquet file of a chunk's frame, as bytes (encoded as the module docstring says)."""
+def encode_chunk(frame, options=PARQUET_OPTIONS):
+    """The parquet file of a chunk's frame, as bytes: polars' writer with ``options`` (``write_parquet``'s
+    keywords; the default is the encoding of the module docstring, the others are the benchmark's candidates)."""
     buffer = io.BytesIO()
-    frame.write_parquet(buffer, **PARQUET_OPTIONS)
+    frame.write_parquet(buffer, **options)
     return buffer.getbuffer()
 
 
