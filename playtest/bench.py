@@ -61,9 +61,12 @@ END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
-    "polars, zstd 1, min/max statistics (chosen)": output.encode_chunk,
-    "polars, lz4, min/max statistics": lambda frame: output.encode_chunk(
-        frame, {**output.PARQUET_OPTIONS, "compression": "lz4", "compression_level": None}),
+    "polars, zstd 1, no statistics (chosen)": output.encode_chunk,
+    "polars, zstd 1, min/max statistics": lambda frame: output.encode_chunk(
+        frame, {**output.PARQUET_OPTIONS, "statistics": {"min": True, "max": True, "distinct_count": False,
+                                                         "null_count": False}}),
+    "polars, lz4, no statistics": lambda frame: output.encode_chunk(
+        frame, {"compression": "lz4", "statistics": False}),
     "polars, uncompressed, no statistics": lambda frame: output.encode_chunk(
         frame, {"compression": "uncompressed", "statistics": False}),
     "pyarrow, delta + dictionary, lz4": lambda frame: _pyarrow_bytes(frame, "lz4"),

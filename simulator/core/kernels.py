@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import search
+from simulator.core.atomic import fetch_add
 from simulator.core.state import is_terminal, to_move, trace_length
 
 
@@ -231,7 +232,8 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     return trace_length(state)
 
 
-BLOCK = 256  # games per state allocation in run_chunk
+BLOCK = 256  # games a thread of run_chunk takes at a time
+WORKERS = 1024  # iterations of run_chunk's parallel loop: more than any machine's threads
 RAISED = -1  # run_chunk's status of a game in which a strategy raised
 
 
@@ -266,14 +268,25 @@ def play_block(arrays, sids, params, seed, start, lo, hi, state, buf, scores, st
 def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
     """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``).
 
-    Each block of ``BLOCK`` games shares one state allocation; game ``k``
-    writes only row ``k`` of the outputs, so blocks run on any thread.
+    The games are cut into blocks of ``BLOCK``. The parallel loop has
+    ``WORKERS`` iterations, shared among the threads in advance; the first
+    iteration on each thread allocates one state and takes the next unplayed
+    block from a shared counter until none is left, and the others find
+    none (``simulator.core.atomic``). So a thread slowed down by the
+    process's writer delays no other. (The thread count inside a kernel,
+    ``numba.get_num_threads``, would make it uncacheable.) Game ``k`` writes only row ``k`` of
+    the outputs, so the rows do not depend on which thread played them.
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in nb.prange(n_blocks):
-        play_block(arrays, sids, params, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),  # noqa: F821 (bound)
-                   new_state(arrays, params), new_search(arrays, params, sids),  # noqa: F821 (bound)
-                   scores, standing, seat_stats, game_stats, status)
+    taken = np.zeros(1, np.int64)
+    for _ in nb.prange(min(WORKERS, n_blocks)):
+        b = fetch_add(taken, 1)
+        if b < n_blocks:
+            state, buf = new_state(arrays, params), new_search(arrays, params, sids)  # noqa: F821 (bound)
+            while b < n_blocks:
+                play_block(arrays, sids, params, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),  # noqa: F821
+                           state, buf, scores, standing, seat_stats, game_stats, status)
+                b = fetch_add(taken, 1)
 
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
