@@ -274,8 +274,9 @@ def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_s
     block from a shared counter until none is left, and the others find
     none (``simulator.core.atomic``). So a thread slowed down by the
     process's writer delays no other. (The thread count inside a kernel,
-    ``numba.get_num_threads``, would make it uncacheable.) Game ``k`` writes only row ``k`` of
-    the outputs, so the rows do not depend on which thread played them.
+    ``numba.get_num_threads``, would make it uncacheable.) Game ``k`` writes
+    only row ``k`` of the outputs, so the rows do not depend on which thread
+    played them.
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
     taken = np.zeros(1, np.int64)
