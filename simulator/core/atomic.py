@@ -33,4 +33,3 @@ def fetch_add(typingctx, counter, increment):
         return builder.atomic_rmw("add", data, args[1], "seq_cst")
 
     return sig, codegen
-
