@@ -11,10 +11,11 @@ For each game at its benchmark configuration (``random`` in every seat):
   process's peak resident memory;
 * end to end: games/s of the chunk loop of ``playtest simulate GAME --games
   N --out DIR`` (play and write, after start-up; ``N`` = 10M for Forks, 2M
-  otherwise) in three rounds, each round's ratio to the kernel alone on all
-  threads measured just before and just after it (a shared machine's load
-  changes within minutes), the median and the range, and the peak resident
-  memory;
+  otherwise) in three rounds, each round's ratio to the kernel alone playing
+  the same games (``run_play_rate``: the run's seed, chunks and kernel calls,
+  without rows or files) measured just before and just after it (a shared
+  machine's load changes within minutes), the median and the range, and the
+  peak resident memory;
 * the parquet encodings considered for chunk files: CPU seconds (every
   thread's) to encode one chunk and bytes per game (the writer's CPU is
   what it takes from the kernel on a small machine);
@@ -37,10 +38,9 @@ import platform
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
-
-import threading
 
 import numba
 import numpy as np
@@ -48,7 +48,7 @@ import numpy as np
 from playtest import api
 from playtest.bench_baseline import BASELINE, state_api_rows
 from simulator import games as game_registry
-from simulator.core import output
+from simulator.core import batch, output
 from simulator.core.batch import play_chunk
 from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
@@ -154,19 +154,36 @@ def end_to_end(game, games):
     return manifest["games_per_second"], rss
 
 
-def end_to_end_rounds(name, spec, run_chunk, games, kernel_games, threads):
-    """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two kernel-alone measurements.
+def run_play_rate(name, games, threads):
+    """Games/s of the kernel alone playing the games of `playtest simulate GAME --games N` (one measurement).
+
+    The run's default seed, chunks and kernel calls (``batch.play_raw``, on ``threads`` threads), without
+    building rows or writing: the end-to-end run less its output, so their ratio compares the same games.
+    """
+    numba.set_num_threads(threads)
+    spec, sset = api.prepare(name, games=games)
+    run_chunk, _ = sset.kernels()
+    batch.play_raw(spec, run_chunk, 0, 1)  # load the compiled kernel
+    t = time.perf_counter()
+    for chunk in range(spec.chunks):
+        batch.play_raw(spec, run_chunk, *batch.chunk_bounds(spec, chunk))
+    return games / (time.perf_counter() - t)
+
+
+def end_to_end_rounds(name, games, threads):
+    """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two `run_play_rate` measurements.
 
     Returns ``(median end-to-end games/s, median ratio, lowest ratio, highest ratio, highest peak RSS)``,
-    the ratio of a round being its end-to-end rate over the mean of the kernel rates measured just before
-    and just after it: on a shared machine the load changes within minutes, so each ratio compares rates
-    measured under the same load.
+    the ratio of a round being its end-to-end rate over the mean of the kernel-alone rates of the same
+    games measured just before and just after it: on a shared machine the load changes within minutes, so
+    each ratio compares single measurements of the same games under the same load (a best of several
+    short kernel runs against one long run would count the machine's noise as the writer's cost).
     """
     rates, ratios, peak = [], [], 0.0
-    before = kernel_rate(spec, run_chunk, kernel_games, threads)
+    before = run_play_rate(name, games, threads)
     for _ in range(END_TO_END_ROUNDS):
         rate, rss = end_to_end(name, games)
-        after = kernel_rate(spec, run_chunk, kernel_games, threads)
+        after = run_play_rate(name, games, threads)
         rates.append(rate)
         ratios.append(2 * rate / (before + after))
         peak, before = max(peak, rss), after
@@ -330,7 +347,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             cold, _ = start_time(name, cold_cache)
             warm, rss = start_time(name, cold_cache)
             e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
-            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, spec, run_chunk, e2e_games, n, threads)
+            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, e2e_games, threads)
             rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss,
                          e2e_games, e2e, ratio, e2e_rss, low, high))
             echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
@@ -368,7 +385,8 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"(cold: empty numba cache).\n\n{header}{body}\n"
             f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
             f"and write, after start-up), {END_TO_END_ROUNDS} rounds per game; each round's ratio divides its rate by "
-            f"the mean of the kernel-alone rates (all threads) measured just before and just after it.\n\n"
+            f"the mean of two single measurements, just before and just after it, of the kernel alone (all threads) "
+            f"playing the same games: the run's seed, chunks and kernel calls, without rows or files.\n\n"
             f"{e2e_header}{e2e_body}\n"
             f"## State API against the kernels it replaced\n\nRandom play, the batch kernel alone: commit "
             f"{BASELINE} (one hand-written game loop per engine, exported from git and run in a process of its own) "
