@@ -49,7 +49,6 @@ from playtest import api
 from playtest.bench_baseline import BASELINE, state_api_rows
 from simulator import games as game_registry
 from simulator.core import batch, output
-from simulator.core.batch import play_chunk
 from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
@@ -154,20 +153,17 @@ def end_to_end(game, games):
     return manifest["games_per_second"], rss
 
 
-def run_play_rate(name, games, threads):
-    """Games/s of the kernel alone playing the games of `playtest simulate GAME --games N` (one measurement).
+def run_play_rate(spec, run_chunk, threads):
+    """Games/s of the kernel alone playing the games of run ``spec`` (one measurement).
 
-    The run's default seed, chunks and kernel calls (``batch.play_raw``, on ``threads`` threads), without
-    building rows or writing: the end-to-end run less its output, so their ratio compares the same games.
+    The run's chunks and kernel calls (``batch.play_raw``, on ``threads`` threads), without building rows
+    or writing: the end-to-end run less its output, so their ratio compares the same games.
     """
     numba.set_num_threads(threads)
-    spec, sset = api.prepare(name, games=games)
-    run_chunk, _ = sset.kernels()
-    batch.play_raw(spec, run_chunk, 0, 1)  # load the compiled kernel
     t = time.perf_counter()
     for chunk in range(spec.chunks):
         batch.play_raw(spec, run_chunk, *batch.chunk_bounds(spec, chunk))
-    return games / (time.perf_counter() - t)
+    return spec.games / (time.perf_counter() - t)
 
 
 def end_to_end_rounds(name, games, threads):
@@ -175,15 +171,19 @@ def end_to_end_rounds(name, games, threads):
 
     Returns ``(median end-to-end games/s, median ratio, lowest ratio, highest ratio, highest peak RSS)``,
     the ratio of a round being its end-to-end rate over the mean of the kernel-alone rates of the same
-    games measured just before and just after it: on a shared machine the load changes within minutes, so
-    each ratio compares single measurements of the same games under the same load (a best of several
-    short kernel runs against one long run would count the machine's noise as the writer's cost).
+    games (the run's default seed, its chunks) measured just before and just after it: on a shared machine
+    the load changes within minutes, so each ratio compares single measurements of the same games under the
+    same load (a best of several short kernel runs against one long run would count the machine's noise as
+    the writer's cost).
     """
+    spec, sset = api.prepare(name, games=games)
+    run_chunk, _ = sset.kernels()
+    batch.play_raw(spec, run_chunk, 0, 1)  # load the compiled kernel
     rates, ratios, peak = [], [], 0.0
-    before = run_play_rate(name, games, threads)
+    before = run_play_rate(spec, run_chunk, threads)
     for _ in range(END_TO_END_ROUNDS):
         rate, rss = end_to_end(name, games)
-        after = run_play_rate(name, games, threads)
+        after = run_play_rate(spec, run_chunk, threads)
         rates.append(rate)
         ratios.append(2 * rate / (before + after))
         peak, before = max(peak, rss), after
@@ -195,7 +195,7 @@ def encoding_rates(spec, run_chunk, games):
 
     CPU time of the whole process, so an encoder's pool threads count.
     """
-    frame = play_chunk(spec, run_chunk, 0, games)
+    frame = batch.play_chunk(spec, run_chunk, 0, games)
     rows = []
     for name, encode in ENCODINGS.items():
         best = float("inf")
