@@ -6,12 +6,20 @@
 shares detects this edge with power 0.8"; ``games_for_half_width`` "how many
 games until every seat's interval is this narrow", from a run's own spread
 (deal-clustered in rotated runs). The tests check each answer by simulation.
+
+``scipy.optimize`` and ``scipy.stats`` (about 45 MB of memory and half a
+second between them) are imported by the two planners that solve for a root,
+not with the module: every ``simulate`` imports this module for its verdict,
+and without them (``analyses.seat_summary`` imports ``analyses.paired``, the
+other user of ``scipy.stats``, only for a rotated run of several strategies)
+a Forks ``simulate`` peaked at 236 against 275 MB for 1,000 games and 309-334
+against 348-356 MB for 10 million.
 """
 
 import math
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import special
 
 from analyses.intervals import wilson
 from analyses.moments import SeatMoments
@@ -54,6 +62,7 @@ def games_for_verdict(margin, players, edges=None, power=0.8, confidence=0.95, s
         root = math.sqrt(n) / s
         return 1 - (special.ndtr((m - e) * root - c) - special.ndtr((-m - e) * root + c)) - allowed
 
+    from scipy import optimize
     needed = []
     for e, s in zip(edges, sd):
         hi = 16.0
@@ -91,6 +100,7 @@ def games_for_seat_test(edge, players, power=0.8, alpha=0.05):
                          f"with {players} players")
     if not 0 < alpha < 1 or not 0 < power < 1:
         raise ValueError("alpha and power must lie strictly between 0 and 1")
+    from scipy import optimize, stats
     df = players - 1
     crit = stats.chi2.isf(alpha, df)
     lam = optimize.brentq(lambda x: stats.ncx2.sf(crit, df, x) - power, 1e-6, 1e4)

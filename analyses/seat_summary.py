@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analyses import paired, planning
+from analyses import planning
 from analyses.frames import as_lazy
 from analyses.moments import SeatMoments, finished_filter, is_rotated, seat_moments
 from analyses.seats import seat_advantage
@@ -82,6 +82,8 @@ def seat_summary(seats, manifest=None, margin=DEFAULT_MARGIN, confidence=0.95, u
     verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest))
     strategies = differences = None
     if is_rotated(seats) and verdict.kind != "unfinished":
+        from analyses import paired  # and scipy.stats with it: see analyses.planning
+
         finished = finished_filter(seats)[0].collect()
         if finished["strategy"].n_unique() > 1:
             strategies = paired.effects(finished, by="strategy", confidence=confidence)
