@@ -1,5 +1,6 @@
 """The worked studies in analyses/notebooks run top to bottom on small runs."""
 
+import json
 from pathlib import Path
 
 import nbformat
@@ -26,6 +27,13 @@ def test_every_notebook_ends_with_a_conclusion(path):
     notebook = nbformat.read(path, as_version=4)
     assert conclusion_cells(notebook), "the conclusion is not written from the measured numbers"
     assert notebook.cells[-1].cell_type == "markdown"  # the last word is prose for the reader
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_cell_has_an_id(path):
+    """nbformat 4.5 notebooks need cell ids: nbformat warns about a missing one today and will refuse it later."""
+    cells = json.loads(path.read_text())["cells"]
+    assert [i for i, cell in enumerate(cells) if "id" not in cell] == []
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
