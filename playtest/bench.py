@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import numba
@@ -297,7 +298,9 @@ def search_rates(name, threads, horizon=None):
     rng = np.empty(4, np.uint64)
     seed_stream(rng, 1, 0, 0)
     other = engine.new_state(cfg.arrays, params)
-    copy_s, det_s = timer(states[0], other, cfg.arrays, int(to_move(states[0])), rng, 20_000)
+    with warnings.catch_warnings():  # its clock reads run in object mode, which numba warns a nogil function of
+        warnings.simplefilter("ignore", numba.NumbaWarning)
+        copy_s, det_s = timer(states[0], other, cfg.arrays, int(to_move(states[0])), rng, 20_000)
     return rates[1], rates[threads], rates[SEARCH_TARGET_THREADS], 1e9 * copy_s, 1e9 * det_s
 
 
