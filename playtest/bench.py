@@ -298,7 +298,7 @@ def search_rates(name, threads, horizon=None):
     rng = np.empty(4, np.uint64)
     seed_stream(rng, 1, 0, 0)
     other = engine.new_state(cfg.arrays, params)
-    with warnings.catch_warnings():  # its clock reads run in object mode, which numba warns a nogil function of
+    with warnings.catch_warnings():  # numba warns that the timer's clock reads (object mode) cannot run in parallel
         warnings.simplefilter("ignore", numba.NumbaWarning)
         copy_s, det_s = timer(states[0], other, cfg.arrays, int(to_move(states[0])), rng, 20_000)
     return rates[1], rates[threads], rates[SEARCH_TARGET_THREADS], 1e9 * copy_s, 1e9 * det_s
