@@ -94,11 +94,7 @@ def _pyarrow_bytes(frame, compression):
 def kernel_rate(spec, run_chunk, games, threads):
     """Games per second of the batch kernel alone on ``threads`` threads (best of 3)."""
     numba.set_num_threads(threads)
-    players = spec.config.players
-    g = spec.game
-    outputs = (np.empty((games, players), np.int32), np.empty((games, players), np.int64),
-               np.zeros((games, players, max(1, len(g.seat_columns))), np.int32),
-               np.zeros((games, max(1, len(g.game_columns))), np.int32), np.zeros(games, np.int32))
+    outputs = batch.allocate(spec.game, spec.config.players, games)
     run_chunk(spec.config.arrays, spec.sids, spec.params, spec.seed, 0, min(games, 1000), *outputs)
     best = 0.0
     for rep in range(3):
@@ -167,8 +163,9 @@ def run_play_rate(spec, run_chunk, threads):
     return spec.games / (time.perf_counter() - t)
 
 
-def end_to_end_rounds(name, games, threads):
-    """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two `run_play_rate` measurements.
+def end_to_end_rounds(name, run_chunk, games, threads):
+    """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two `run_play_rate` measurements of
+    ``run_chunk`` (the game's kernel for its built-in strategies).
 
     Returns ``(median end-to-end games/s, median ratio, lowest ratio, highest ratio, highest peak RSS)``,
     the ratio of a round being its end-to-end rate over the mean of the kernel-alone rates of the same
@@ -177,9 +174,7 @@ def end_to_end_rounds(name, games, threads):
     same load (a best of several short kernel runs against one long run would count the machine's noise as
     the writer's cost).
     """
-    spec, sset = api.prepare(name, games=games)
-    run_chunk, _ = sset.kernels()
-    batch.play_raw(spec, run_chunk, 0, 1)  # load the compiled kernel
+    spec, _ = api.prepare(name, games=games)
     rates, ratios, peak = [], [], 0.0
     before = run_play_rate(spec, run_chunk, threads)
     for _ in range(END_TO_END_ROUNDS):
@@ -350,7 +345,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             cold, _ = start_time(name, cold_cache)
             warm, rss = start_time(name, cold_cache)
             e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
-            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, e2e_games, threads)
+            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, run_chunk, e2e_games, threads)
             rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss,
                          e2e_games, e2e, ratio, e2e_rss, low, high))
             echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
