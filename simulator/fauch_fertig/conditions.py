@@ -62,6 +62,19 @@ def colour_sets_fit(colours, row, m, k):
     return total >= m * k
 
 
+@nb.njit(cache=True, inline="always")
+def numbered(numbers, row):
+    """How many numbered cards the counts of ``row`` hold. Jit-compiled.
+
+    Sets and runs need at least this many, which is cheaper to check than
+    the sets (an integer division per number) or the runs (a nested loop).
+    """
+    total = 0
+    for n in range(1, N_NUMBERS + 1):
+        total += numbers[row, n]
+    return total
+
+
 @nb.njit(cache=True)
 def holds(kind, a, b, c, colours, numbers, row):
     """True if the condition ``(kind, a, b, c)`` (see ``layout``) holds for the counts in ``row``. Jit-compiled.
@@ -87,13 +100,15 @@ def holds(kind, a, b, c, colours, numbers, row):
             if numbers[row, n] > 0:
                 total += 1
         return total >= a
-    if kind == C_SETS:
+    if kind == C_SETS or kind == C_RUNS:
+        if numbered(numbers, row) < a * b:  # a groups of b numbered cards, no card used twice
+            return False
+        if kind == C_RUNS:
+            return runs_fit(numbers, row, a, b)
         total = 0
         for n in range(1, N_NUMBERS + 1):
             total += numbers[row, n] // b
         return total >= a
-    if kind == C_RUNS:
-        return runs_fit(numbers, row, a, b)
     if kind == C_COLOURS:
         return colour_sets_fit(colours, row, a, b)
     if kind == C_BLACK:

@@ -28,7 +28,6 @@ Trace layout (int64), the values the game consumed, in order::
 import numba as nb
 import numpy as np
 
-from simulator.core.cards import sort_range
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
@@ -45,6 +44,7 @@ from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE
                                          SEAT, VIEW, deal, draw, finish_purchase, from_supply, lay_out,
                                          legal_turn_actions, pay_for_egg, record)
 
+assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
 GAME_COLUMNS = ("rounds", "finished")
@@ -353,6 +353,14 @@ def _copy_tables(src, dst):
         dst[VIEW][i] = src[VIEW][i]
 
 
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _with_card(low, high, card):
+    """The set of card ids ``(low, high)`` (bits 0-63, 64-127) with ``card`` added. Jit-compiled."""
+    if card < 64:
+        return low | np.uint64(1) << np.uint64(card), high
+    return low, high | np.uint64(1) << np.uint64(card - 64)
+
+
 @nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place everything ``seat`` cannot see, drawing from the stream ``rng``. Jit-compiled.
@@ -370,19 +378,20 @@ def determinize(state, arrays, seat, rng):
     head, pile, discard, discarder, drawn, hidden = (state[0], state[PILE], state[DISCARD], state[DISCARDER],
                                                      state[DRAWN], state[HIDDEN])
     others_drew = head[H_TO_MOVE] >= 0 and head[H_KIND] == KEEP and head[H_TO_MOVE] != seat
-    n = 0
+    low, high = np.uint64(0), np.uint64(0)  # the hidden cards as a set of card ids (bits 0-63, 64-127)
     if others_drew:
         for i in range(head[G_DRAWN]):
-            hidden[n] = drawn[i]
-            n += 1
+            low, high = _with_card(low, high, drawn[i])
     for i in range(head[G_DISCARD]):
         if discarder[i] != seat:
-            hidden[n] = discard[i]
-            n += 1
+            low, high = _with_card(low, high, discard[i])
     for i in range(head[G_POS], head[G_END]):
-        hidden[n] = pile[i]
-        n += 1
-    sort_range(hidden, 0, n)  # by card id: the draw depends only on which cards are hidden
+        low, high = _with_card(low, high, pile[i])
+    n = 0
+    for card in range(N_CARDS):  # in card id order: the draw depends only on which cards are hidden
+        if (low if card < 64 else high) >> np.uint64(card & 63) & np.uint64(1):
+            hidden[n] = card
+            n += 1
     shuffle(hidden, n, rng)
     n = 0
     if others_drew:
