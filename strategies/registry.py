@@ -20,9 +20,10 @@ import numba as nb
 import numpy as np
 
 from simulator.core.kernel_cache import cache_in, cache_root
-from simulator.core.kernels import bind_engine, source_fingerprint
+from simulator.core.kernels import bind_engine, bind_recorder, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
-from strategies import search, user_files
+from simulator.core.learned import check_model, feature_verbs
+from strategies import learned, search, user_files
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
@@ -88,6 +89,17 @@ class StrategySet:
         """The id of the search player ``mcts`` (-1 when the game has none)."""
         names = self.names()
         return names.index(search.NAME) if search.NAME in names else -1
+
+    @property
+    def n_features(self):
+        """The length of the feature vector the learned models of this game read."""
+        return feature_verbs(self.engine)["N_FEATURES"]
+
+    @property
+    def learned_sid(self):
+        """The id of the learned player ``learned`` (-1 when the game has none)."""
+        names = self.names()
+        return names.index(learned.NAME) if learned.NAME in names else -1
 
     def action_classes(self):
         """The game's named action classes (bit i of ``mcts``'s forbid mask is class i)."""
@@ -176,7 +188,7 @@ class StrategySet:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
                 kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
-                                      search_sid=self.search_sid, search=search)
+                                      search_sid=self.search_sid, learned_sid=self.learned_sid, search=search)
             else:
                 digest = hashlib.blake2b(source_fingerprint([self.engine.choose, *sources]).encode(),
                                          digest_size=10)
@@ -188,7 +200,8 @@ class StrategySet:
                     for s in self.extra:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
-                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid, search=search)
+                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid,
+                                      learned_sid=self.learned_sid, search=search)
                 if all([cache_in(k, folder) for k in kernels[:2]]):
                     (folder / CHECKED).touch()
             self._kernels[search] = kernels
@@ -198,12 +211,32 @@ class StrategySet:
         """``(new_search, search)``: the search player the kernels with ``search=True`` call, compiled once for
         both (tests and benchmarks call it on states of their own)."""
         self.kernels(search=True)
-        return self._kernels[True][2:]
+        return self._kernels[True][2:4]
+
+    def learned_player(self):
+        """``(new_search, learned)``: the learned player the kernels with ``search=True`` call, with the
+        function allocating its buffers (the search's, which end with its own)."""
+        self.kernels(search=True)
+        return self._kernels[True][2], self._kernels[True][4]
+
+    def recorder(self):
+        """``simulator.core.recorder.record_games`` for the current strategies (built-ins only), calling the
+        search and learned players of the kernels with ``search=True``."""
+        if self.extra:
+            raise StrategyError("training data is recorded with the built-in strategies only")
+        if "recorder" not in self._kernels:
+            self.kernels(search=True)
+            sources = [make_dispatch, *(s.decide for s in self.builtins)]
+            self._kernels["recorder"] = bind_recorder(self.engine, self.dispatch, self._kernels[True], cache=True,
+                                                      sources=sources, search_sid=self.search_sid,
+                                                      learned_sid=self.learned_sid)
+        return self._kernels["recorder"]
 
     def kernels_for(self, sids):
-        """``kernels`` for a lineup (strategy ids per seat): the search player compiled in only when a seat plays
-        it."""
-        return self.kernels(search=self.search_sid >= 0 and bool((np.asarray(sids) == self.search_sid).any()))
+        """``kernels`` for a lineup (strategy ids per seat): the search and learned players compiled in only
+        when a seat plays one of them."""
+        players = [sid for sid in (self.search_sid, self.learned_sid) if sid >= 0]
+        return self.kernels(search=bool(np.isin(np.asarray(sids), players).any()))
 
     def lineup(self, names, players):
         """``(id, Strategy)`` per seat from one name (a text, or a list of one) for every seat, or one per seat."""
@@ -240,6 +273,12 @@ class StrategySet:
                 raise StrategyError(f"parameters for {name!r}: {exc}") from None
             if self.get(name)[0] == self.search_sid:
                 continue  # its length depends on the rollout strategy: checked below
+            if self.get(name)[0] == self.learned_sid:
+                try:
+                    check_model(vectors[name], self.n_features)
+                except ValueError as exc:
+                    raise StrategyError(f"parameters for {name!r}: {exc}") from None
+                continue
             if len(vectors[name]) != len(default):
                 raise StrategyError(f"parameters for {name!r}: it takes {len(default)} value"
                                     f"{'s' if len(default) > 1 else ''} (default "
@@ -248,7 +287,8 @@ class StrategySet:
         for p, (sid, s) in enumerate(chosen):
             if sid == self.search_sid:
                 try:
-                    rows[p] = search.check_vector(rows[p], heuristics, s.params, self.evaluation_point())
+                    rows[p] = search.check_vector(rows[p], heuristics, s.params, self.evaluation_point(),
+                                                  self._check_learned)
                 except ValueError as exc:
                     raise StrategyError(f"parameters for {s.name!r}: {exc}") from None
         width = max([1] + [len(v) for v in rows])
@@ -256,6 +296,11 @@ class StrategySet:
         for p, v in enumerate(rows):
             params[p, :len(v)] = v
         return np.array([sid for sid, _ in chosen], dtype=np.int64), params, [s.name for _, s in chosen]
+
+
+    def _check_learned(self, vector):
+        """A learned model for this game (``check_model``), or ValueError."""
+        return check_model(vector, self.n_features)
 
 
 def make_dispatch(functions, module=None):

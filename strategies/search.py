@@ -18,7 +18,8 @@ Parameter vector (``--param mcts=...``)::
 * ``rollout``: -1 for uniform random rollouts, or the number of a built-in
   heuristic in ``playtest strategies GAME`` (0 is the first line) played by
   every seat in the rollouts; its parameter vector follows ``horizon`` (its
-  defaults when not given);
+  defaults when not given); the number of ``learned``: no rollout, the leaf
+  is scored by its model (``simulator.core.learned.leaf_shares``);
 * ``forbid``: a bit mask of the game's action classes the seat never takes
   while it has another option (bit i = class i of ``playtest strategies
   GAME``); ``playtest restrict`` sets it;
@@ -35,6 +36,7 @@ at one table, e.g. ``-s mcts@1024 -s mcts@64``).
 
 import math
 
+from strategies.learned import NAME as LEARNED
 from simulator.core.search import (MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
 
@@ -73,13 +75,15 @@ def split_name(name):
     return base, int(budget)
 
 
-def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=None):
+def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=None, check_learned=None):
     """Validate an ``mcts`` parameter vector and complete it: the values left out before the rollout
     heuristic's parameters from ``defaults`` (the seat's default vector), the heuristic's from its defaults.
 
     ``heuristics`` lists the game's built-in strategies in id order (as
     ``(name, default params)``); ``evaluation_point`` is the engine's
-    ``EVALUATION_POINT`` (None: every horizon but 0 is refused). Returns the full
+    ``EVALUATION_POINT`` (None: every horizon but 0 is refused);
+    ``check_learned`` validates a learned model (rollout = ``learned``: the
+    learned leaf evaluation, whose model may have any valid length). Returns the full
     vector; raises ``ValueError`` saying what is wrong.
     """
     v = [float(x) for x in vector]
@@ -112,6 +116,8 @@ def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=N
                          f"{', '.join(f'{i} ({heuristics[i][0]})' for i in choices)}; got {rollout:g}")
     name, own = heuristics[int(rollout)]
     extra = v[P_ROLLOUT_PARAMS:] or list(own)
+    if name == LEARNED and check_learned is not None:
+        return v[:P_ROLLOUT_PARAMS] + [float(x) for x in check_learned(extra)]
     if len(extra) != len(own):
         raise ValueError(f"the rollout strategy {name!r} takes {len(own)} parameters, got {len(extra)}")
     return v[:P_ROLLOUT_PARAMS] + extra

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from simulator.core import search
+from simulator.core import learned, recorder, search
 from simulator.core.atomic import fetch_add
 from simulator.core.state import is_terminal, to_move, trace_length
 
@@ -110,9 +110,10 @@ class Kernels(NamedTuple):
     trace_game: object
     new_search: object
     search: object
+    learned: object
 
 
-def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True):
+def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, search=True):
     """Return the ``Kernels`` of an engine module bound to the dispatcher ``decide``.
 
     The engine module implements the state verbs of ``simulator.core.state``
@@ -120,9 +121,11 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     ``choose`` (calls ``decide``); the game loop ``play_game`` below plays
     through them, handing the decisions of seats whose strategy id is
     ``search_sid`` to the search player (``simulator.core.search``; -1: no
-    search player). With ``search=False`` the search is not compiled in (the
-    kernels compile about twice as fast) and a search seat's decision is an
-    illegal choice, so a run never plays it silently otherwise. An engine
+    search player), and those of seats whose strategy id is ``learned_sid``
+    to the learned player (``simulator.core.learned``). With ``search=False``
+    neither is compiled in (the kernels compile about twice as fast) and such a
+    seat's decision is an illegal choice, so a run never plays it silently
+    otherwise. An engine
     whose verbs create no array and no view (no
     slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
     without reference counting, which makes every call into a strategy
@@ -134,17 +137,30 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
     choose = bind_choose(engine, decide, cache=cache, tag=tag)
     if search:
-        new_search, searcher = bind_engine_search(engine, choose, cache=cache, tag=tag, search_sid=search_sid)
+        new_search, searcher, player = bind_engine_search(engine, choose, cache=cache, tag=tag, search_sid=search_sid,
+                                                          learned_sid=learned_sid)
     else:
-        new_search, searcher = _no_search_buffers, _search_not_compiled
+        new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                apply=engine.apply, result=engine.result, search=searcher, SEARCH_SID=search_sid)
+                apply=engine.apply, result=engine.result, search=searcher, learned_player=player, SEARCH_SID=search_sid,
+                LEARNED_SID=learned_sid)
     block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
-    return Kernels(run, trace, new_search, searcher)
+    return Kernels(run, trace, new_search, searcher, player)
+
+
+def bind_recorder(engine, decide, kernels, *, cache, sources=(), search_sid=-1, learned_sid=-1):
+    """``simulator.core.recorder.record_games`` bound to an engine, its dispatcher ``decide`` and the search and
+    learned players of its ``Kernels`` compiled with ``search=True`` (the arguments of that ``bind_engine``)."""
+    tag = (source_fingerprint([engine.choose, *sources]) + "r") if cache else ""
+    return bind(recorder.record_games, cache=cache, parallel=False, tag=tag,
+                choose=bind_choose(engine, decide, cache=cache, tag=tag), new_state=engine.new_state,
+                new_search=kernels.new_search, search=kernels.search, learned_player=kernels.learned,
+                reset=engine.reset, apply=engine.apply, result=engine.result, observe=engine.observe,
+                features=learned.feature_verbs(engine)["features"], SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
 
 
 def counts_references(engine):
@@ -160,12 +176,12 @@ def bind_choose(engine, decide, *, cache, tag=""):
                 decide=decide)
 
 
-def bind_engine_search(engine, choose, *, cache, tag="", search_sid):
-    """``(new_search, search)`` bound to an engine module's verbs and its bound ``choose`` (``bind_choose``),
-    compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
-    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid=-1):
+    """``(new_search, search, learned)`` bound to an engine module's verbs and its bound ``choose``
+    (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
+    verbs = dict({name: getattr(engine, name) for name in SEARCH_VERBS}, **learned.feature_verbs(engine))
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
-                       nrt=counts_references(engine))
+                       learned_sid=learned_sid, nrt=counts_references(engine))
 
 
 @nb.njit(cache=True)
@@ -181,16 +197,22 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
 
 
 SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
-                "horizon_mark", "MAX_ACTIONS")
+                "horizon_mark", "MAX_ACTIONS", "observe")
 
 
-def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
-    """Return ``(new_search, search)`` of ``simulator.core.search`` bound to an engine's verbs.
+def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, nrt=True):
+    """Return ``(new_search, search, learned)`` of ``simulator.core.search`` and ``simulator.core.learned``
+    bound to an engine's verbs.
 
-    ``verbs`` maps the names the search templates call (``new_state``,
+    ``verbs`` maps the names the templates call (``new_state``,
     ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
-    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``) to the engine's
-    functions and constants; ``search_sid`` is the search strategy's id.
+    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``observe``,
+    ``features``, ``MAX_ACTIONS``, ``N_FEATURES``, ``OBS_SIZE``) to the engine's
+    functions and constants; ``search_sid`` is the search strategy's id,
+    ``learned_sid`` the learned player's (a search whose rollout is that id
+    scores its leaves with the learned model).
+    ``new_search``'s buffers end with the learned player's (``new_learned``).
+    The learned player and the learned leaf are compiled like the search.
     With ``nrt=False`` (engines whose verbs allocate nothing) the search and
     its ``allowed_actions`` are compiled without reference counting, like the
     game loop: every verb call passes the whole state tuple, and with
@@ -198,10 +220,17 @@ def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
     of all its arrays (a random rollout of Forks was about 25x slower with
     them, measured on 2 cores). ``new_search`` allocates and keeps it.
     """
-    names = dict(verbs, SEARCH_SID=search_sid)
+    names = dict(verbs, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
     allowed = bind(search.allowed_actions, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)
-    return (bind(search.new_search, cache=cache, parallel=False, tag=tag, **names),
-            bind(search.search, cache=cache, parallel=False, nrt=nrt, tag=tag, allowed_actions=allowed, **names))
+    new_learned = bind(learned.new_learned, cache=cache, parallel=False, tag=tag, **names)
+    seat_value = bind(learned.seat_value, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)
+    leaf = bind(learned.leaf_shares, cache=cache, parallel=False, nrt=nrt, tag=tag, seat_value=seat_value, **names)
+    player = bind(learned.learned_move, cache=cache, parallel=False, nrt=nrt, tag=tag, seat_value=seat_value,
+                  **names)
+    return (bind(search.new_search, cache=cache, parallel=False, tag=tag, new_learned=new_learned, **names),
+            bind(search.search, cache=cache, parallel=False, nrt=nrt, tag=tag, allowed_actions=allowed,
+                 leaf_shares=leaf, **names),
+            player)
 
 
 def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace):
@@ -215,7 +244,8 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     or -(1+seat) if that seat's strategy chose illegally. Writes the outputs of
     ``simulator.core.game`` (the game columns include ``finished``). A seat
     whose strategy is the search player decides by ``search`` with the
-    buffers ``buf``; every other seat through ``choose``.
+    buffers ``buf``, one whose strategy is the learned player by ``learned_player``
+    (with the same buffers); every other seat through ``choose``.
     """
     record = trace.shape[0] > 0
     reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
@@ -223,6 +253,9 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
         if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
             action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821 (bound)
                             game_stats)
+        elif sids[to_move(state)] == LEARNED_SID:  # noqa: F821 (bound)
+            action = learned_player(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821
+                                    game_stats)
         else:
             action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
         if action < 0:

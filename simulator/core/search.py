@@ -96,7 +96,8 @@ def new_search(arrays, params, sids):
             np.empty(sids.size, np.int64),              # rollout strategy per seat
             np.zeros(params.shape, np.float64),         # rollout parameters per seat
             np.empty(sids.size, np.float64),            # a rollout's win share per seat
-            np.empty(0, np.int64))                      # no trace
+            np.empty(0, np.int64),                      # no trace
+            new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
 
 
 @nb.njit(cache=True)
@@ -155,7 +156,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     the real result after the game).
     """
     (work, parent, action, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace) = buf
+     rsids, rparams, share, no_trace, lbuf) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
@@ -163,6 +164,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     forbid = int(params[me, P_FORBID])
     horizon = int(params[me, P_HORIZON])
     mark = horizon_mark(state)  # noqa: F821 (bound)
+    leaf = rollout == LEARNED_SID  # noqa: F821 (bound)  the learned model scores the leaf: no rollout
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -182,7 +184,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 wrngs[lane, k] = next_u64(rng)
         node = 0
         in_tree = True  # descending the tree until one action is expanded, then rolling out
-        while not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon):  # noqa: F821 (bound)
+        while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)  # noqa: F821
+               and not (leaf and not in_tree)):
             if in_tree or rollout < 0:
                 n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
             a = -1
@@ -227,11 +230,14 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             if a < 0:
                 a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)  # noqa: F821
             apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
-        result(work, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
-        if horizon:
-            _rank_shares(standing, share)
+        if leaf:
+            leaf_shares(work, arrays, rparams, lbuf, share, scores, standing, seat_stats, game_stats)  # noqa: F821
         else:
-            _win_shares(standing, share)
+            result(work, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+            if horizon:
+                _rank_shares(standing, share)
+            else:
+                _win_shares(standing, share)
         while node > 0:
             visits[node] += 1.0
             reward[node] += share[mover[node]]

@@ -4,6 +4,7 @@ import numba as nb
 
 from simulator.fair_enough import engine
 from strategies.fair_enough import heuristics as h
+from strategies.learned import learned_strategy
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import search_strategy
 
@@ -17,6 +18,7 @@ BUILTINS = [
     Strategy("aggressor", h.aggressor, (12.0, 8.0),
              "Sold-Out aggressor: hoards Sold Out, strikes piles worth params[0] or more"),
     search_strategy(h.random),
+    learned_strategy(h.random, "fair-enough", engine),
 ]
 
 # the decision signature documented in simulator.fair_enough.layout, with the types the engine passes

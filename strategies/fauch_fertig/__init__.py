@@ -4,6 +4,7 @@ import numba as nb
 
 from simulator.fauch_fertig import engine
 from strategies.fauch_fertig import heuristics as h
+from strategies.learned import learned_strategy
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import search_strategy
 
@@ -16,6 +17,7 @@ BUILTINS = [
     Strategy("specialist", h.specialist, (2.0, 10.0, 1.5, 6.0),
              "colour specialist: collect the colour held most (weights: colour, eggs, buy at, blind from)"),
     search_strategy(h.random),
+    learned_strategy(h.random, "fauch-fertig", engine),
 ]
 
 # the decision signature documented in simulator.fauch_fertig.layout, with the types the engine passes

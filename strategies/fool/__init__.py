@@ -4,6 +4,7 @@ import numba as nb
 
 from simulator.fool import engine
 from strategies.fool import heuristics as h
+from strategies.learned import learned_strategy
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import FOOL_HORIZON, FOOL_ITERATIONS, search_strategy
 
@@ -15,6 +16,7 @@ BUILTINS = [
     Strategy("counter", h.counter, (10.0, 3.0),
              "count unseen cards: penalty shed - params[0] x chance befooled - params[1] for a wild"),
     search_strategy(h.random, iterations=FOOL_ITERATIONS, horizon=FOOL_HORIZON),
+    learned_strategy(h.random, "fool", engine),
 ]
 
 # the decision signature documented in simulator.fool.layout, with the types the engine passes

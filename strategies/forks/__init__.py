@@ -4,6 +4,7 @@ import numba as nb
 
 from simulator.forks import engine
 from strategies.forks import heuristics as h
+from strategies.learned import learned_strategy
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import FORKS_HORIZON, search_strategy
 
@@ -15,6 +16,7 @@ BUILTINS = [
     Strategy("pusher", h.pusher, (), "keep low, push high: market cards that lift your own destinations"),
     Strategy("hedger", h.hedger, (0.5,), "spread the risk: value on current standings minus params[0] x holding"),
     search_strategy(h.random, horizon=FORKS_HORIZON),
+    learned_strategy(h.random, "forks", engine),
 ]
 
 # the decision signature documented in simulator.forks.layout, with the types the engine passes

@@ -1,0 +1,154 @@
+"""Training the learned player by expert iteration (Anthony, Tian and Barber 2017, "Thinking Fast and Slow").
+
+Round 0 records games of the search with random rollouts in every seat
+(``mcts`` at ``budget`` iterations, the game's default horizon); round k
+records games of the search whose leaves are scored by the model of round
+k-1 (rollout = ``learned``), and fits a new model on every round's data so
+far. The data are, for every decision, the features of what the seat that
+moved then observes, with that seat's final win share as the target
+(``simulator.core.recorder``). The fit is scikit-learn's: ``Ridge`` on
+standardised features for the linear design, ``MLPRegressor`` with one
+hidden layer for the network; the standardisation is folded into the model
+vector (``simulator.core.learned``). Each round's model then plays
+``learned`` in one seat against the game's strongest heuristic in the
+others, seats rotated, on validation deals of another seed; the strongest
+round is the result.
+
+Every run is reproducible from its seed: round k plays deals ``k * games ..``
+of run ``seed``, validation deals come from run ``seed + 1``.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator import games as game_registry
+from simulator.core.learned import LINEAR, RELU, TANH, model_size
+from simulator.core.search import P_HORIZON, P_ROLLOUT
+from strategies.games import strategy_set
+
+DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
+ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled while too few)
+
+
+@dataclass
+class Round:
+    """One round of expert iteration: its data, its model and the model's validation win share."""
+
+    round: int
+    rows: int
+    model: np.ndarray
+    share: float
+    lo: float
+    hi: float
+    seconds: float
+
+
+@dataclass
+class Training:
+    """What ``train`` did: every round, and the index of the round whose model is the result."""
+
+    game: str
+    players: int
+    rounds: list = field(default_factory=list)
+    best: int = -1
+
+    @property
+    def model(self):
+        return self.rounds[self.best].model
+
+
+def record(sset, config, sids, params, seed, start, count):
+    """``(features, targets)`` of games ``start .. start+count-1`` of run ``seed`` played by the lineup
+    (``sids``, ``params``), from ``simulator.core.recorder``."""
+    recorder = sset.recorder()
+    game = game_registry.get(sset.game)
+    players = config.players
+    scratch = (np.zeros(players, np.int32), np.zeros(players, np.int64),
+               np.zeros((players, max(1, len(game.seat_columns))), np.int32),
+               np.zeros(max(1, len(game.game_columns)), np.int32))
+    capacity = ROWS_PER_GAME * count
+    while True:
+        feats = np.empty((capacity, sset.n_features), np.float64)
+        game_of, seat_of, target = np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(capacity)
+        rows = recorder(config.arrays, sids, params, seed, start, count, feats, game_of, seat_of, target, *scratch)
+        if rows >= 0:
+            return feats[:rows], target[:rows]
+        if rows < -1:
+            raise RuntimeError(f"seat {-rows - 2} chose illegally while recording training games")
+        capacity *= 2
+
+
+def fit(features, targets, design="linear", hidden=16, seed=0):
+    """A model vector fitted to ``(features, targets)``: scikit-learn's ``Ridge`` (linear) or ``MLPRegressor``
+    (one hidden layer of ``hidden`` units, ``design`` "tanh" or "relu") on standardised features, with the
+    standardisation folded into the vector."""
+    from sklearn.linear_model import Ridge
+    from sklearn.neural_network import MLPRegressor
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(features)
+    x = scaler.transform(features)
+    kind, n = DESIGNS[design], features.shape[1]
+    if kind == LINEAR:
+        reg = Ridge(alpha=1.0).fit(x, targets)
+        w = reg.coef_ / scaler.scale_
+        model = np.concatenate([[kind, n, 0, reg.intercept_ - w @ scaler.mean_], w])
+    else:
+        reg = MLPRegressor(hidden_layer_sizes=(hidden,), activation=design, alpha=1e-3, max_iter=300,
+                           early_stopping=True, random_state=seed).fit(x, targets)
+        w1 = reg.coefs_[0].T / scaler.scale_            # (hidden, features)
+        b1 = reg.intercepts_[0] - w1 @ scaler.mean_
+        model = np.concatenate([[kind, n, hidden], w1.ravel(), b1, reg.coefs_[1][:, 0], reg.intercepts_[1]])
+    assert model.size == model_size(kind, n, int(model[2]))
+    return model
+
+
+def expert_vector(sset, budget, model=None):
+    """The ``mcts`` vector of the expert: ``budget`` iterations, random rollouts at the game's default horizon
+    (no model), or leaves scored by ``model``."""
+    vector = sset.search_vector(f"mcts@{budget}")
+    if model is None:
+        return vector
+    vector[P_ROLLOUT], vector[P_HORIZON] = float(sset.learned_sid), 0.0
+    return vector + [float(x) for x in model]
+
+
+def validate(game, players, model, field, deals, seed, threads=1):
+    """``(share, lo, hi)``: the win share of ``learned`` playing ``model`` in one seat against ``field`` in
+    the others, seats rotated, over ``deals`` deals of run ``seed`` (a t interval over deals, 95%)."""
+    from analyses.tune import deal_shares, mean_interval
+    from playtest import api
+
+    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=["learned"] + [field] * (players - 1),
+                       params={"learned": [float(x) for x in model]}, rotate_seats=True, threads=threads)
+    share = mean_interval(deal_shares(run.seats(), "learned"))
+    return share.mean, share.lo, share.hi
+
+
+def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200, players=None,
+          threads=1, on_round=None):
+    """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
+    expert ``mcts@budget``; each round's model validated on ``deals`` deals. Returns the ``Training``."""
+    sset = strategy_set(game)
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    config = g.configure(players)
+    field = sset.strongest
+    out = Training(game, players)
+    xs, ys, model = [], [], None
+    for k in range(rounds):
+        start = time.perf_counter()
+        name = f"mcts@{budget}"
+        sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, model)})
+        x, y = record(sset, config, sids, params, seed, k * games, games)
+        xs.append(x)
+        ys.append(y)
+        model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)
+        share = validate(game, players, model, field, deals, seed + 1, threads)
+        out.rounds.append(Round(k, sum(len(v) for v in ys), model, *share, time.perf_counter() - start))
+        if on_round:
+            on_round(out.rounds[-1])
+    out.best = max(range(rounds), key=lambda i: out.rounds[i].share)
+    return out

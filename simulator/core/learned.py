@@ -1,0 +1,225 @@
+"""The learned evaluation: a model of a seat's final win share from what it observes, and the player ``learned``.
+
+A *model* is one flat float64 vector, so that it can be a strategy's
+parameter vector (``--param learned=@FILE``) and the rollout parameters of the
+search (``mcts`` with rollout = the id of ``learned``)::
+
+    [kind, n_features, n_hidden, weights...]
+
+* kind ``LINEAR`` (0), ``n_hidden`` 0: ``bias, w[0..n_features-1]``; the value
+  is ``bias + w . x``;
+* kind ``TANH`` (1) or ``RELU`` (2), one hidden layer of ``n_hidden`` units:
+  ``W1`` (``n_hidden`` rows of ``n_features``, row-major), ``b1[n_hidden]``,
+  ``w2[n_hidden]``, ``b2``; the value is ``b2 + w2 . act(W1 x + b1)``.
+
+``x`` is the game's feature vector of a seat: ``features(obs, out)`` of the
+engine module fills ``out[:N_FEATURES]`` from the int64 observation that
+``observe(state, arrays, seat, obs)`` writes for that seat. Any scaling of
+the features is folded into the first layer when a model is fitted
+(``playtest.train``), so inference is the plain function above. The value
+predicts the observing seat's final win share (1/k of a k-way shared win).
+
+The player ``learned`` (``learned_move``) determinizes the live state once
+for its seat (every random stream reseeded from its own, as the search
+does, so nothing hidden leaks), then for each legal action copies that
+world, applies the action and scores what its seat then observes (the real
+win share if the game ended); it takes the best, ties to the first legal
+action. The search (``simulator.core.search``) uses the same model as its
+leaf evaluation (``leaf_shares``).
+
+``new_learned``, ``learned_move`` and ``leaf_shares`` are templates bound per
+engine by ``simulator.core.kernels`` (``new_state``, ``copy_state``,
+``determinize``, ``legal_actions``, ``apply``, ``result``, ``observe``,
+``features``, ``N_FEATURES``, ``OBS_SIZE``, ``MAX_ACTIONS``); ``value`` is
+shared. Everything but ``new_learned`` allocates nothing.
+"""
+
+import math
+
+import numba as nb
+import numpy as np
+
+from simulator.core.rng import next_u64
+from simulator.core.state import is_terminal, to_move
+
+LINEAR, TANH, RELU = 0, 1, 2
+KINDS = {LINEAR: "linear", TANH: "tanh", RELU: "relu"}
+M_KIND, M_FEATURES, M_HIDDEN, M_WEIGHTS = range(4)
+MIN_SHARE = 1e-3   # the leaf's floor on a seat's predicted share before the shares are normalised
+
+
+def model_size(kind, n_features, n_hidden):
+    """The length of a model vector of this design."""
+    if kind == LINEAR:
+        return M_WEIGHTS + 1 + n_features
+    return M_WEIGHTS + n_hidden * n_features + 2 * n_hidden + 1
+
+
+def check_model(vector, n_features):
+    """Validate a model vector for a game with ``n_features`` features; return it as a float64 array.
+
+    Raises ``ValueError`` saying what is wrong (not a flat list of finite
+    numbers, an unknown kind, the wrong feature count, the wrong length).
+    """
+    v = np.asarray(vector, dtype=np.float64)
+    if v.ndim != 1 or v.size < M_WEIGHTS + 2:
+        raise ValueError(f"a learned model is a flat list of at least {M_WEIGHTS + 2} numbers, got shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError("a learned model must hold finite numbers only")
+    kind, features, hidden = v[M_KIND], v[M_FEATURES], v[M_HIDDEN]
+    if kind not in KINDS:
+        raise ValueError(f"learned model kind {kind:g} is not one of "
+                         f"{', '.join(f'{k} ({n})' for k, n in KINDS.items())}")
+    if features != n_features:
+        raise ValueError(f"the learned model reads {features:g} features; this game has {n_features}")
+    if hidden != int(hidden) or hidden < 0 or (kind == LINEAR) != (hidden == 0):
+        raise ValueError(f"learned model: {hidden:g} hidden units for kind {int(kind)} ({KINDS[int(kind)]}); "
+                         f"a linear model has 0, a network at least 1")
+    size = model_size(int(kind), n_features, int(hidden))
+    if v.size != size:
+        raise ValueError(f"a {KINDS[int(kind)]} learned model with {n_features} features and {int(hidden)} hidden "
+                         f"units has {size} numbers, got {v.size}")
+    return v
+
+
+def hidden_size(vector):
+    """The hidden units of a model vector (its scratch size for ``value``)."""
+    return int(vector[M_HIDDEN])
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def value(model, row, feat, hidden):
+    """The value of the model in ``model[row]`` (a 2-d array: a parameter matrix) at the features ``feat``.
+
+    ``hidden`` is scratch of at least the model's hidden units. Jit-compiled,
+    allocation-free.
+    """
+    kind, nf, nh = int(model[row, M_KIND]), int(model[row, M_FEATURES]), int(model[row, M_HIDDEN])
+    w = M_WEIGHTS
+    if kind == LINEAR:
+        total = model[row, w]
+        for j in range(nf):
+            total += model[row, w + 1 + j] * feat[j]
+        return total
+    for h in range(nh):
+        z = model[row, w + nh * nf + h]
+        base = w + h * nf
+        for j in range(nf):
+            z += model[row, base + j] * feat[j]
+        hidden[h] = math.tanh(z) if kind == TANH else max(z, 0.0)
+    out = w + nh * nf + nh
+    total = model[row, out + nh]
+    for h in range(nh):
+        total += model[row, out + h] * hidden[h]
+    return total
+
+
+@nb.njit(cache=True, _nrt=False)
+def win_shares(standing, share):
+    """``share[p]``: seat p's win share of a finished game (1/k for each of k tied leaders). Jit-compiled."""
+    top = standing[0]
+    for p in range(standing.size):
+        top = max(top, standing[p])
+    k = 0
+    for p in range(standing.size):
+        if standing[p] == top:
+            k += 1
+    for p in range(standing.size):
+        share[p] = 1.0 / k if standing[p] == top else 0.0
+
+
+def new_learned(arrays, params, sids):
+    """Template: one thread's buffers of the learned player and the learned leaf (the only allocation)."""
+    players = sids.size
+    return (new_state(arrays, params),                    # noqa: F821 (bound)  the determinized world
+            new_state(arrays, params),                    # noqa: F821 (bound)  the world after a tried action
+            np.zeros(OBS_SIZE, np.int64),                 # noqa: F821 (bound)  an observation
+            np.zeros(N_FEATURES, np.float64),             # noqa: F821 (bound)  its features
+            np.zeros(max(1, params.shape[1]), np.float64),  # hidden units (a model has fewer than its length)
+            np.empty(MAX_ACTIONS, np.int64),              # noqa: F821 (bound)  legal actions
+            np.empty(4, np.uint64),                       # the player's stream
+            np.empty(players, np.float64),                # win shares of a finished game
+            np.empty(0, np.int64))                        # no trace
+
+
+def seat_value(state, arrays, params, row, seat, buf, scores, standing, seat_stats, game_stats):
+    """Template: the model's value for ``seat`` of ``state`` from what it observes (its real win share once the
+    game is over); the model is ``params[row]``. ``scores``... are scratch for ``result``."""
+    obs, feat, hidden, share = buf[2], buf[3], buf[4], buf[7]
+    if is_terminal(state):
+        result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+        win_shares(standing, share)
+        return share[seat]
+    observe(state, arrays, seat, obs)  # noqa: F821 (bound)
+    features(obs, feat)  # noqa: F821 (bound)
+    return value(params, row, feat, hidden)
+
+
+def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
+    """Template: the action the ``learned`` seat to move takes in ``state`` (left unchanged but for its stream).
+
+    Its parameter row is the model. ``buf`` are the search's buffers
+    (``simulator.core.search.new_search``), whose last entry is the learned
+    player's (``new_learned``). ``scores``, ``standing``, ``seat_stats``
+    and ``game_stats`` are the game's output rows, used as scratch (the
+    caller writes the real result after the game).
+    """
+    lbuf = buf[-1]
+    world, trial, acts, rng, no_trace = lbuf[0], lbuf[1], lbuf[5], lbuf[6], lbuf[8]
+    me = to_move(state)
+    rngs = state[1]
+    for k in range(4):
+        rng[k] = rngs[1 + me, k]
+    copy_state(state, world)  # noqa: F821 (bound)
+    determinize(world, arrays, me, rng)  # noqa: F821 (bound)
+    wrngs = world[1]
+    for lane in range(wrngs.shape[0]):
+        for k in range(4):
+            wrngs[lane, k] = next_u64(rng)
+    for k in range(4):
+        rngs[1 + me, k] = rng[k]
+    n = legal_actions(world, arrays, acts)  # noqa: F821 (bound)
+    best, best_value = -1, -1e300
+    for i in range(n):
+        copy_state(world, trial)  # noqa: F821 (bound)
+        apply(trial, arrays, acts[i], no_trace, False)  # noqa: F821 (bound)
+        v = seat_value(trial, arrays, params, me, me, lbuf, scores, standing, seat_stats,  # noqa: F821 (bound)
+                       game_stats)
+        if v > best_value:
+            best, best_value = acts[i], v
+    return best
+
+
+def leaf_shares(state, arrays, model, buf, share, scores, standing, seat_stats, game_stats):
+    """Template: every seat's share of the leaf ``state`` by the model in ``model[0]``, into ``share``.
+
+    A finished game gives the real win shares; otherwise each seat's value
+    from its own observation, floored at ``MIN_SHARE`` and normalised to sum
+    to 1. Allocation-free.
+    """
+    if is_terminal(state):
+        result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+        win_shares(standing, share)
+        return
+    total = 0.0
+    for p in range(share.size):
+        v = max(MIN_SHARE, seat_value(state, arrays, model, 0, p, buf, scores, standing,  # noqa: F821 (bound)
+                                      seat_stats, game_stats))
+        share[p] = v
+        total += v
+    for p in range(share.size):
+        share[p] /= total
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def raw_features(obs, out):
+    """The stand-in features of an engine without ``features``: the observation itself. Jit-compiled."""
+    for j in range(out.size):
+        out[j] = obs[j]
+
+
+def feature_verbs(engine):
+    """``{"features", "N_FEATURES", "OBS_SIZE"}`` of an engine module: its own, or the raw observation."""
+    if hasattr(engine, "features"):
+        return {"features": engine.features, "N_FEATURES": engine.N_FEATURES, "OBS_SIZE": engine.OBS_SIZE}
+    return {"features": raw_features, "N_FEATURES": engine.OBS_SIZE, "OBS_SIZE": engine.OBS_SIZE}

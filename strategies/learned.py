@@ -1,0 +1,50 @@
+"""The learned player ``learned``: one strategy in every game, played by ``simulator.core.learned``.
+
+Like ``mcts`` it does not read an observation vector through the game's
+dispatcher: the game loop hands the seat's decision to the learned player,
+which determinizes the state once for its seat and scores each legal move by
+a model of its seat's final win share from what it then observes. Its entry
+in a game's dispatcher is that game's ``random``, a placeholder the kernels
+never call for it.
+
+Its parameter vector IS the model (``simulator.core.learned``: ``[kind,
+n_features, n_hidden, weights...]``). The default is the model shipped for
+the game in ``strategies/weights/GAME.npy``, which ``playtest train GAME``
+reproduces from its seed (docs/skill.md, "The learned player");
+``--param learned=@FILE`` plays a model of one's own (a ``.npy`` file, or a
+text file of numbers). ``mcts`` with rollout = the number of ``learned``
+scores its leaves with that model instead of rolling out (its parameters
+follow the horizon, the shipped model when left out).
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.learned import KINDS, M_HIDDEN, M_KIND, check_model, feature_verbs
+
+NAME = "learned"
+WEIGHTS = Path(__file__).with_name("weights")
+
+
+def weights_path(game):
+    """Where the shipped model of ``game`` (its registry name) is."""
+    return WEIGHTS / f"{game.replace('-', '_')}.npy"
+
+
+def shipped_model(game, n_features):
+    """The shipped model of ``game`` as a tuple of floats (validated for ``n_features``)."""
+    return tuple(float(x) for x in check_model(np.load(weights_path(game)), n_features))
+
+
+def learned_strategy(placeholder, game, engine):
+    """The ``learned`` built-in of ``game`` with its shipped model; ``placeholder`` (the game's ``random``) fills
+    its dispatcher slot."""
+    from strategies.registry import Strategy
+
+    model = shipped_model(game, feature_verbs(engine)["N_FEATURES"])
+    design = KINDS[int(model[M_KIND])] + (f" network of {int(model[M_HIDDEN])} hidden units" if model[M_HIDDEN]
+                                          else " model")
+    return Strategy(NAME, placeholder, model,
+                    f"scores each move by a {design} of its seat's win share, fitted by expert iteration "
+                    f"(playtest train); params=the model, --param learned=@FILE.npy for your own")
