@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import click
+import numpy as np
 
 from playtest import api
 from playtest.cli_types import FiniteRange, local_workers_type, margin_type
@@ -39,7 +40,8 @@ class PlaytestGroup(click.Group):
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
-            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict"}
+            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
+            "train": "playtest.cli_train:train"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -122,7 +124,8 @@ RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params",
 
 def parse_params(items):
     """``--param NAME=V1,V2,...`` items as a dict; ``NAME=@FILE`` reads ``params`` from a TOML file such as
-    the one ``playtest tune`` writes. The values are checked against the strategy later."""
+    the one ``playtest tune`` writes, or the numbers of a ``.npy`` or ``.txt`` file (a learned model, as
+    ``playtest train`` writes). The values are checked against the strategy later."""
     params = {}
     for item in items:
         name, _, values = (part.strip() for part in item.partition("="))
@@ -144,11 +147,28 @@ def parse_params(items):
 
 
 def _params_file(path):
+    if Path(path).suffix in MODEL_SUFFIXES:
+        return _model_file(Path(path))
     table = read_toml(path)
     vector = table.get("params")
     if not isinstance(vector, list) or not vector or not all(isinstance(v, (int, float)) for v in vector):
         raise StrategyError(f"--param: {path} has no 'params' list of numbers")
     return [float(v) for v in vector]
+
+
+MODEL_SUFFIXES = (".npy", ".txt")   # --param NAME=@FILE: a vector of numbers (a learned model), not a TOML table
+
+
+def _model_file(path):
+    """The numbers of a ``.npy`` file or a text file (separated by spaces, commas or new lines), as a list."""
+    try:
+        values = (np.load(path, allow_pickle=False) if path.suffix == ".npy"
+                  else np.array(path.read_text().replace(",", " ").split(), dtype=np.float64))
+    except (OSError, ValueError) as exc:
+        raise StrategyError(f"--param: {path} is not a file of numbers ({exc})") from None
+    if values.ndim != 1 or values.size == 0 or not np.issubdtype(values.dtype, np.number):
+        raise StrategyError(f"--param: {path} must hold one flat list of numbers, got shape {values.shape}")
+    return [float(v) for v in values]
 
 
 def run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats):

@@ -1,0 +1,139 @@
+"""The learned model and player: inference equals a plain numpy function, models are validated, the player
+scores each move by the model, whole games run without reference counting, bad model files give one line."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from playtest import api
+from playtest.cli import cli
+from simulator import games
+from simulator.core.learned import LINEAR, RELU, TANH, check_model, model_size, value
+from simulator.core.state import is_terminal, to_move
+from simulator.forks import engine as forks
+from simulator.forks.layout import INVEST, OBS_SIZE
+from strategies.games import strategy_set
+
+
+def numpy_value(model, x):
+    """The model of simulator.core.learned, written independently with numpy."""
+    kind, nf, nh = int(model[0]), int(model[1]), int(model[2])
+    w = model[3:]
+    if kind == LINEAR:
+        return w[0] + w[1:1 + nf] @ x
+    w1 = w[:nh * nf].reshape(nh, nf)
+    b1 = w[nh * nf:nh * nf + nh]
+    w2 = w[nh * nf + nh:nh * nf + 2 * nh]
+    z = w1 @ x + b1
+    h = np.tanh(z) if kind == TANH else np.maximum(z, 0.0)
+    return w2 @ h + w[-1]
+
+
+@pytest.mark.parametrize("kind, hidden", [(LINEAR, 0), (TANH, 5), (RELU, 7)])
+def test_inference_equals_numpy(kind, hidden):
+    rng = np.random.default_rng(kind)
+    nf = 13
+    for _ in range(20):
+        model = np.concatenate([[kind, nf, hidden], rng.normal(size=model_size(kind, nf, hidden) - 3)])
+        x = rng.normal(size=nf) * 3
+        got = value(model[None, :], 0, x, np.empty(max(1, hidden)))
+        assert got == pytest.approx(numpy_value(model, x), rel=1e-12, abs=1e-12)
+
+
+def test_a_model_in_a_wider_parameter_row_reads_only_its_own_numbers():
+    rng = np.random.default_rng(3)
+    model = np.concatenate([[TANH, 4, 3], rng.normal(size=model_size(TANH, 4, 3) - 3)])
+    row = np.concatenate([model, rng.normal(size=9)])   # a parameter matrix is as wide as its widest seat
+    x = rng.normal(size=4)
+    assert value(np.stack([row * 0, row]), 1, x, np.empty(3)) == pytest.approx(numpy_value(model, x))
+
+
+@pytest.mark.parametrize("vector, problem", [
+    ([0, 4, 0, 1, 1, 1, 1], "has 8 numbers, got 7"),
+    ([0, 5, 0, 1, 1, 1, 1, 1, 1], "reads 5 features; this game has 4"),
+    ([3, 4, 0, 1, 1, 1, 1, 1], "kind 3 is not one of"),
+    ([0, 4, 0, 1, 1, np.nan, 1, 1], "finite"),
+    ([1, 4, 0, 1, 1, 1, 1, 1], "a network at least 1"),
+    ([[0, 4, 0, 1, 1, 1, 1, 1]], "flat list"),
+])
+def test_check_model_names_the_problem(vector, problem):
+    with pytest.raises(ValueError, match=problem):
+        check_model(vector, 4)
+
+
+def forks_player():
+    """Forks at its default table, a ``learned`` seat with a random linear model, and the bound player."""
+    g = games.get("forks")
+    cfg = g.configure(g.default_players)
+    sset = strategy_set("forks")
+    model = np.concatenate([[LINEAR, sset.n_features, 0], np.random.default_rng(5).normal(size=sset.n_features + 1)])
+    sids, params, _ = sset.seats(["learned"], cfg.players, overrides={"learned": list(model)})
+    new_search, player = sset.learned_player()
+    outputs = (np.zeros(cfg.players, np.int32), np.zeros(cfg.players, np.int64),
+               np.zeros((cfg.players, len(g.seat_columns)), np.int32), np.zeros(len(g.game_columns), np.int32))
+    return cfg, sids, params, model, new_search(cfg.arrays, params, sids), player, outputs
+
+
+def test_learned_takes_the_move_whose_position_the_model_values_most():
+    """On a Forks investment of a seat that is not the last to pick, the position after each move is known to
+    the seat (its holdings grow by the card): the player's choice is the brute-force argmax of the model."""
+    cfg, sids, params, model, buf, player, outputs = forks_player()
+    arrays, none = cfg.arrays, np.empty(0, np.int64)
+    rng = np.random.default_rng(0)
+    state, trial = forks.new_state(arrays, params), forks.new_state(arrays, params)
+    obs, feat = np.zeros(OBS_SIZE, np.int64), np.zeros(forks.N_FEATURES)
+    actions = np.empty(forks.MAX_ACTIONS, np.int64)
+    checked = 0
+    for game in range(12):
+        forks.reset(state, arrays, 7, game, none, False)
+        while not is_terminal(state):
+            n = forks.legal_actions(state, arrays, actions)
+            p = int(to_move(state))
+            if state[0][1] == INVEST and p < cfg.players - 1:
+                values = []
+                for a in actions[:n]:
+                    forks.copy_state(state, trial)
+                    forks.apply(trial, arrays, a, none, False)
+                    forks.observe(trial, arrays, p, obs)
+                    forks.features(obs, feat)
+                    values.append(numpy_value(model, feat))
+                assert player(state, arrays, sids, params, buf, *outputs) == int(np.argmax(values))
+                checked += 1
+            forks.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
+    assert checked > 50
+
+
+def test_learned_plays_whole_games_without_reference_counting_reproducibly():
+    """Forks is compiled without numba's reference counting (ALLOCATION_FREE): the game loop with learned seated
+    compiles that way and plays the same rows on one thread and on two."""
+    assert forks.ALLOCATION_FREE
+    kw = dict(players=4, games=40, seed=3, rotate_seats=True, strategies=["learned", "pusher", "pusher", "pusher"])
+    one = api.simulate("forks", threads=1, chunk_size=8, **kw).seats()
+    two = api.simulate("forks", threads=2, **kw).seats()
+    assert one.equals(two)
+    assert one.filter(one["strategy"] == "learned").height == 40 * 4
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"1, 2, x", "is not a file of numbers"),
+    (f"0 {forks.N_FEATURES} 0 1 2".encode(), f"has {forks.N_FEATURES + 4} numbers, got 5"),
+    (b"", "one flat list of numbers"),
+])
+def test_a_bad_model_file_is_one_error_line(tmp_path, content, problem):
+    path = tmp_path / "model.txt"
+    path.write_bytes(content)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["simulate", "forks", "--games", "4", "-s", "learned", "--param",
+                                      f"learned=@{path}", "--out", str(out)])
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and problem in lines[0], result.output
+    assert not out.exists()
+
+
+def test_a_npy_model_of_another_game_is_refused(tmp_path):
+    path = tmp_path / "model.npy"
+    np.save(path, np.zeros(model_size(LINEAR, 7, 0)) + np.array([0, 7, 0] + [0] * 8))
+    result = CliRunner().invoke(cli, ["simulate", "forks", "--games", "4", "-s", "learned", "--param",
+                                      f"learned=@{path}", "--out", str(tmp_path / "run")])
+    assert result.exit_code != 0 and f"reads 7 features; this game has {forks.N_FEATURES}" in result.output
