@@ -21,7 +21,7 @@ from numba.core.runtime import rtsys
 
 from simulator import games
 
-GAMES = ["forks"]
+GAMES = ["forks", "fool"]
 
 
 def engine(name):
@@ -128,7 +128,39 @@ def _forks_expected():
             15: 0.0, 16: 0.0, 17: 1.0, 18: 0.0, 19: 0.0}
 
 
-HAND_CHECKED = {"forks": (_forks_obs, _forks_expected)}
+def _fool_obs():
+    from simulator.fool import layout as L
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    obs[L.OBS_PLAYERS], obs[L.OBS_SEAT], obs[L.OBS_COLOURS], obs[L.OBS_DISCS] = 4, 1, 4, 1
+    obs[L.OBS_DEAL], obs[L.OBS_TRICK], obs[L.OBS_LEADER], obs[L.OBS_TALLIES] = 4, 6, 3, 2
+    obs[L.OBS_EMPTY_HAND], obs[L.OBS_WILD_PENALTY], obs[L.OBS_LOSS_LIMIT], obs[L.OBS_TALLY_LIMIT] = 10, 5, 80, 6
+    obs[L.OBS_TOTAL:L.OBS_TOTAL + 4] = [-20, 10, 10, -40]
+    obs[L.OBS_COUNT:L.OBS_COUNT + 4] = [5, 4, 8, 2]
+    obs[L.OBS_PASSING + 1] = 1
+    # my hand: a wild, colour 1 values 3 and 9, colour 3 value 12; unseen: a wild, colour 1 {2, 5, 17},
+    # colour 2 {4, 6}, colour 4 {7, 8}
+    obs[L.OBS_MINE:L.OBS_MINE + 5] = [1, (1 << 3) | (1 << 9), 0, 1 << 12, 0]
+    obs[L.OBS_UNSEEN:L.OBS_UNSEEN + 5] = [1, (1 << 2) | (1 << 5) | (1 << 17), (1 << 4) | (1 << 6), 0,
+                                          (1 << 7) | (1 << 8)]
+    return obs
+
+
+def _fool_expected():
+    # totals: mine 10, others -20, 10, -40: level with the best, 10 + 50/3 above their mean, tied first of 4
+    # progress: the lowest total -40 is half the loss limit 80, the tallies 2 of 6 a third: 0.5
+    # my penalty: wild 5 + 3 + 9 + 12 = 29; unseen: 8 cards worth 5 + 24 + 10 + 15 = 54, 6.75 each
+    # projected: the best other is seat 2, 10 - 8 x 6.75 = -44; mine 10 - 29 = -19
+    rank = (3 - 0.5) / 3
+    return {0: 0.0, 1: (10 + 50 / 3) / 80, 2: rank, 3: 10 / 80, 4: 0.5, 5: 0.0, 6: rank * 0.5,
+            7: 4 / 12, 8: 29 / 80, 9: 2 / 12, 10: 2 / 12, 11: 5 / 12, 12: (-19 + 44) / 80, 13: 1.0, 14: 1 / 3,
+            15: 2 / 4,           # void in colours 2 and 4
+            16: 1 / 12,          # the 12 of colour 3 (nothing of it unseen); nothing above the unseen 17
+            17: 0.0,             # nothing below the unseen 2 of colour 1
+            18: 2 / 12, 19: 2 / 4, 20: 1 / 3, 21: 0.4, 22: 6 / 12,
+            23: 1.0, 24: 0.0, 25: 0.0, 26: 0.0, 27: 0.0}
+
+
+HAND_CHECKED = {"forks": (_forks_obs, _forks_expected), "fool": (_fool_obs, _fool_expected)}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -144,7 +176,8 @@ def test_values_of_a_constructed_observation(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_features_predict_held_out_win_shares(name):
-    X, y, game, _ = record(name, GAMES_TO_FIT[name], seed=4)
+    n_games, every = GAMES_TO_FIT[name]
+    X, y, game, _ = record(name, n_games, seed=4, every=every)
     players = games.get(name).default_players
     test = game % 5 == 0
     A = np.column_stack([np.ones(len(X)), X])
@@ -154,4 +187,4 @@ def test_features_predict_held_out_win_shares(name):
     assert brier < 0.98 * fair
 
 
-GAMES_TO_FIT = {"forks": 300}
+GAMES_TO_FIT = {"forks": (300, 1), "fool": (100, 5)}  # games of random play, every n-th decision
