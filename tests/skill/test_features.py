@@ -21,7 +21,7 @@ from numba.core.runtime import rtsys
 
 from simulator import games
 
-GAMES = ["forks"]
+GAMES = ["forks", "fool", "fair-enough"]
 
 
 def engine(name):
@@ -128,7 +128,77 @@ def _forks_expected():
             15: 0.0, 16: 0.0, 17: 1.0, 18: 0.0, 19: 0.0}
 
 
-HAND_CHECKED = {"forks": (_forks_obs, _forks_expected)}
+def _fool_obs():
+    from simulator.fool import layout as L
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    obs[L.OBS_PLAYERS], obs[L.OBS_SEAT], obs[L.OBS_COLOURS], obs[L.OBS_DISCS] = 4, 1, 4, 1
+    obs[L.OBS_DEAL], obs[L.OBS_TRICK], obs[L.OBS_LEADER], obs[L.OBS_TALLIES] = 4, 6, 3, 2
+    obs[L.OBS_EMPTY_HAND], obs[L.OBS_WILD_PENALTY], obs[L.OBS_LOSS_LIMIT], obs[L.OBS_TALLY_LIMIT] = 10, 5, 80, 6
+    obs[L.OBS_TOTAL:L.OBS_TOTAL + 4] = [-20, 10, 10, -40]
+    obs[L.OBS_COUNT:L.OBS_COUNT + 4] = [5, 4, 8, 2]
+    obs[L.OBS_PASSING + 1] = 1
+    # my hand: a wild, colour 1 values 3 and 9, colour 3 value 12; unseen: a wild, colour 1 {2, 5, 17},
+    # colour 2 {4, 6}, colour 4 {7, 8}
+    obs[L.OBS_MINE:L.OBS_MINE + 5] = [1, (1 << 3) | (1 << 9), 0, 1 << 12, 0]
+    obs[L.OBS_UNSEEN:L.OBS_UNSEEN + 5] = [1, (1 << 2) | (1 << 5) | (1 << 17), (1 << 4) | (1 << 6), 0,
+                                          (1 << 7) | (1 << 8)]
+    return obs
+
+
+def _fool_expected():
+    # totals: mine 10, others -20, 10, -40: level with the best, 10 + 50/3 above their mean, tied first of 4
+    # progress: the lowest total -40 is half the loss limit 80, the tallies 2 of 6 a third: 0.5
+    # my penalty: wild 5 + 3 + 9 + 12 = 29; unseen: 8 cards worth 5 + 24 + 10 + 15 = 54, 6.75 each
+    # projected: the best other is seat 2, 10 - 8 x 6.75 = -44; mine 10 - 29 = -19
+    rank = (3 - 0.5) / 3
+    return {0: 0.0, 1: (10 + 50 / 3) / 80, 2: rank, 3: 10 / 80, 4: 0.5, 5: 0.0, 6: rank * 0.5,
+            7: 4 / 12, 8: 29 / 80, 9: 2 / 12, 10: 2 / 12, 11: 5 / 12, 12: (-19 + 44) / 80, 13: 1.0, 14: 1 / 3,
+            15: 2 / 4,           # void in colours 2 and 4
+            16: 1 / 12,          # the 12 of colour 3 (nothing of it unseen); nothing above the unseen 17
+            17: 0.0,             # nothing below the unseen 2 of colour 1
+            18: 2 / 12, 19: 2 / 4, 20: 1 / 3, 21: 0.4, 22: 6 / 12,
+            23: 1.0, 24: 0.0, 25: 0.0, 26: 0.0, 27: 0.0}
+
+
+def _fair_enough_obs():
+    from simulator.fair_enough import layout as L
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    obs[L.OBS_PLAYERS], obs[L.OBS_SEAT], obs[L.OBS_ROUNDS], obs[L.OBS_ROUND], obs[L.OBS_START] = 4, 2, 6, 3, 1
+    obs[L.OBS_KINDS] = 9
+    obs[L.OBS_TIMES_USED:L.OBS_TIMES_USED + 4] = [19, 31, 16, 22]  # round 3's time card is up: Collecting
+    obs[L.OBS_TIME_CARD], obs[L.OBS_TIME] = 22, 11
+    obs[L.OBS_ROW_N] = 3
+    obs[L.OBS_ROW_KIND:L.OBS_ROW_KIND + 3] = [1, -1, 4]
+    obs[L.OBS_HAND_N:L.OBS_HAND_N + 4] = [3, 6, 7, 2]
+    obs[L.OBS_COLLECTED_N:L.OBS_COLLECTED_N + 4] = [12, 5, 10, 10]
+    obs[L.OBS_PLACED_N + 2], obs[L.OBS_PLACED_VALUE + 2] = 2, 9
+    obs[L.OBS_PLACED_KIND + 2 * L.MAX_KINDS + 0] = 1
+    obs[L.OBS_PLACED_KIND + 2 * L.MAX_KINDS + 6] = 1
+    for k, n in ((0, 4), (1, 2), (2, 1), (5, 3)):
+        obs[L.OBS_MY_KIND + k] = n
+    for k, n in ((1, 1), (2, 2), (7, 1)):
+        obs[L.OBS_MY_HAND_KIND + k] = n
+    obs[L.OBS_MY_HAND_VALUE] = 14
+    obs[L.OBS_MY_HAND_SPECIAL + L.QUEUE], obs[L.OBS_MY_HAND_SPECIAL + L.SOLD_OUT] = 1, 2
+    return obs
+
+
+def _fair_enough_expected():
+    # collection 4 + 2 + 1 + 3 = 10 cards, sets of 4 and 3: bonus 10 + 5 = 15
+    # hand: values 14, three specials: penalty 2 x 14 + 30 = 58; estimated score 5.5 x 10 + 15 - 58 = 12
+    # the hand would complete kind 1 (2 + 1) and kind 2 (1 + 2): +5 +5; placed kind 0 makes 5 of it: +5
+    # collected 10 against 12, 5, 10: 2 behind the best, 1 above the mean 9, second with one tie of four
+    progress = 3.5 / 6
+    return {0: 12 / 50, 1: 12 / 50 * progress, 2: -0.2, 3: 0.1, 4: (3 - 1 - 0.5) / 3, 5: -0.2 * progress,
+            6: 15 / 50, 7: 10 / 20, 8: 4 / 10, 9: 1 / 5, 10: 58 / 50, 11: 4 / 10, 12: 0.5, 13: 0.0, 14: 1.0,
+            15: 10 / 50, 16: 2 / 5, 17: 9 / 20, 18: 5 / 50, 19: 0.0, 20: 11 / 22, 21: 1.0,
+            22: (7 - 11 / 3) / 10, 23: progress,
+            24: 1 / 3,       # the face-up kind 1 (2 collected + 1 in hand); kind 4 is not held; a special
+            25: 1 / 4, 26: 2 / 3, 27: 0.0, 28: 0.0, 29: 1.0, 30: 0.0}
+
+
+HAND_CHECKED = {"forks": (_forks_obs, _forks_expected), "fool": (_fool_obs, _fool_expected),
+                "fair-enough": (_fair_enough_obs, _fair_enough_expected)}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -144,7 +214,8 @@ def test_values_of_a_constructed_observation(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_features_predict_held_out_win_shares(name):
-    X, y, game, _ = record(name, GAMES_TO_FIT[name], seed=4)
+    n_games, every = GAMES_TO_FIT[name]
+    X, y, game, _ = record(name, n_games, seed=4, every=every)
     players = games.get(name).default_players
     test = game % 5 == 0
     A = np.column_stack([np.ones(len(X)), X])
@@ -154,4 +225,4 @@ def test_features_predict_held_out_win_shares(name):
     assert brier < 0.98 * fair
 
 
-GAMES_TO_FIT = {"forks": 300}
+GAMES_TO_FIT = {"forks": (300, 1), "fool": (100, 5), "fair-enough": (150, 2)}  # games of random play, every n-th decision
