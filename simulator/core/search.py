@@ -15,7 +15,11 @@ information set. Each iteration
 3. expands one untried legal action;
 4. plays the game to its end with the rollout policy (uniform over legal
    actions, or a built-in heuristic for every seat), or with ``horizon`` h
-   >= 1 only up to the h-th evaluation point ahead (below);
+   >= 1 only up to the h-th evaluation point ahead (below); or, with the
+   *learned leaf* (rollout = the id of ``learned``), does not roll out:
+   every seat's value of the expanded node's position, by the learned model
+   of ``simulator.core.learned`` from that seat's observation, floored and
+   normalised into shares (``leaf_shares``), is the iteration's result;
 5. credits every node on the path with the value of the final state, from
    the standing the engine's ``result`` writes there, for the seat that
    moved into the node: with ``horizon`` 0 its win share (1/k of a k-way
@@ -57,8 +61,9 @@ stream, so it is reproducible like every strategy.
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,
 ``determinize``, ``legal_actions``, ``action_class``, ``apply``, ``result``,
-``horizon_mark``, ``choose``), its ``MAX_ACTIONS`` and the search strategy's
-id ``SEARCH_SID``.
+``horizon_mark``, ``choose``), its ``MAX_ACTIONS``, the search strategy's
+id ``SEARCH_SID``, the learned player's ``LEARNED_SID`` and the learned leaf
+``leaf_shares`` and buffers ``new_learned`` (``simulator.core.learned``).
 """
 
 import math
@@ -66,6 +71,7 @@ import math
 import numba as nb
 import numpy as np
 
+from simulator.core.learned import win_shares
 from simulator.core.rng import next_u64, randint
 from simulator.core.state import is_terminal, to_move
 
@@ -98,20 +104,6 @@ def new_search(arrays, params, sids):
             np.empty(sids.size, np.float64),            # a rollout's win share per seat
             np.empty(0, np.int64),                      # no trace
             new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
-
-
-@nb.njit(cache=True)
-def _win_shares(standing, share):
-    """``share[p]``: seat p's win share of a finished game (1/k for each of k tied leaders). Jit-compiled."""
-    top = standing[0]
-    for p in range(standing.size):
-        top = max(top, standing[p])
-    k = 0
-    for p in range(standing.size):
-        if standing[p] == top:
-            k += 1
-    for p in range(standing.size):
-        share[p] = 1.0 / k if standing[p] == top else 0.0
 
 
 @nb.njit(cache=True)
@@ -237,7 +229,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             if horizon:
                 _rank_shares(standing, share)
             else:
-                _win_shares(standing, share)
+                win_shares(standing, share)
         while node > 0:
             visits[node] += 1.0
             reward[node] += share[mover[node]]

@@ -137,3 +137,16 @@ def test_a_npy_model_of_another_game_is_refused(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", "forks", "--games", "4", "-s", "learned", "--param",
                                       f"learned=@{path}", "--out", str(tmp_path / "run")])
     assert result.exit_code != 0 and f"reads 7 features; this game has {forks.N_FEATURES}" in result.output
+
+
+@pytest.mark.parametrize("design", ["linear", "tanh"])
+def test_training_is_reproducible_from_its_seed(design):
+    """Two tiny expert iterations with one seed fit the same model, a valid one for the game, and validate it."""
+    from playtest.train import train
+
+    runs = [train("forks", seed=4, rounds=2, games=3, deals=4, design=design, hidden=3) for _ in range(2)]
+    a, b = (r.model for r in runs)
+    np.testing.assert_array_equal(a, b)
+    check_model(a, forks.N_FEATURES)
+    assert [r.rows for r in runs[0].rounds] == [r.rows for r in runs[1].rounds] and runs[0].rounds[0].rows > 50
+    assert all(0 <= r.share <= 1 for r in runs[0].rounds)

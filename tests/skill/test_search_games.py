@@ -1,4 +1,5 @@
-"""The search player in every game: it sees only what its seat sees, and it is reproducible.
+"""The search player (with rollouts or the learned leaf) and the learned player in every game: they see only what
+their seat sees, and they are reproducible.
 
 Generic over the state verbs, in the manner of OpenSpiel's tests run over
 every game: a mid-game state is reached by random play, then
@@ -41,16 +42,22 @@ def stream(seed):
 
 
 class Table:
-    """One game's engine, a config at its usual player count and a bound search (at ``horizon`` if given)."""
+    """One game's engine, a config at its usual player count and a bound player: the search (at ``horizon`` if
+    given; with ``kind`` "leaf" its leaves scored by the shipped learned model) or, with ``kind`` "learned", the
+    learned player."""
 
-    def __init__(self, name, iterations=48, horizon=None):
+    def __init__(self, name, iterations=48, horizon=None, kind="mcts"):
         g = games.get(name)
         self.engine, self.cfg = g.engine, g.configure(g.default_players)
         sset = strategy_set(name)
         players = self.cfg.players
-        player = f"mcts@{iterations}"
-        self.sids, self.params, _ = sset.seats([player], players, overrides={player: sset.search_vector(player, horizon)})
-        self.new_search, self.search = sset.search_player()  # the kernels' own: compiled once for both
+        player = "learned" if kind == "learned" else f"mcts@{iterations}"
+        vector = sset.search_vector(player, horizon) if kind != "learned" else None
+        if kind == "leaf":
+            vector = vector[:2] + [sset.learned_sid, vector[3], 0] + list(sset.get("learned")[1].params)
+        self.sids, self.params, _ = sset.seats([player], players, overrides={player: vector} if vector else None)
+        # the kernels' own players: compiled once for both
+        self.new_search, self.search = sset.learned_player() if kind == "learned" else sset.search_player()
         self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
                         np.zeros((players, max(1, len(g.seat_columns))), np.int32),
                         np.zeros(max(1, len(g.game_columns)), np.int32))
@@ -81,11 +88,13 @@ class Table:
 
 
 TABLE_IDS = [f"{n}-horizon-{h}" for n, h in TABLES]  # shared ids: one game's tests run in one xdist group
+PLAYERS = [(n, h, "mcts") for n, h in TABLES] + [(n, None, kind) for n in GAMES for kind in ("learned", "leaf")]
+PLAYER_IDS = TABLE_IDS + [f"{n}-{kind}" for n in GAMES for kind in ("learned", "leaf")]
 
 
-@pytest.fixture(scope="module", params=TABLES, ids=TABLE_IDS)
+@pytest.fixture(scope="module", params=PLAYERS, ids=PLAYER_IDS)
 def table(request):
-    return Table(request.param[0], horizon=request.param[1])
+    return Table(request.param[0], horizon=request.param[1], kind=request.param[2])
 
 
 def mid_game_states(table, count=6):
