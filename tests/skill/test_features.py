@@ -3,6 +3,7 @@
 * on observations of played games the features are finite, exactly
   ``N_FEATURES`` entries are written and nothing past them, and the same
   observation always gives the same features;
+* a seat's features do not change when ``determinize`` redraws what it cannot see;
 * no feature is constant over the game's player counts;
 * ``features`` allocates nothing (numba's allocation counters);
 * a constructed observation gives the values the rulebook implies (worked by hand below);
@@ -66,6 +67,36 @@ def test_features_of_played_games_are_finite_and_fill_exactly_n_features(name):
             n = e.legal_actions(state, cfg.arrays, actions)
             e.apply(state, cfg.arrays, int(actions[rng.integers(n)]), none, False)
     assert checked > 50
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seats_features_do_not_change_when_what_it_cannot_see_is_redrawn(name):
+    g = games.get(name)
+    e = g.engine
+    cfg = g.configure(g.default_players)
+    state, world = (e.new_state(cfg.arrays, np.zeros((cfg.players, 1))) for _ in range(2))
+    none = np.empty(0, np.int64)
+    actions = np.empty(e.MAX_ACTIONS, np.int64)
+    obs = np.zeros(e.OBS_SIZE, np.int64)
+    live, redrawn = np.zeros(e.N_FEATURES), np.zeros(e.N_FEATURES)
+    rng = np.random.default_rng(6)
+    stream = np.array([1, 2, 3, 4], np.uint64)
+    compared = 0
+    for game in range(2):
+        e.reset(state, cfg.arrays, 9, game, none, False)
+        while state[0][0] >= 0:
+            for seat in range(cfg.players):
+                e.copy_state(state, world)
+                e.determinize(world, cfg.arrays, seat, stream)
+                e.observe(state, cfg.arrays, seat, obs)
+                e.features(obs, live)
+                e.observe(world, cfg.arrays, seat, obs)
+                e.features(obs, redrawn)
+                assert (live == redrawn).all()
+                compared += 1
+            n = e.legal_actions(state, cfg.arrays, actions)
+            e.apply(state, cfg.arrays, int(actions[rng.integers(n)]), none, False)
+    assert compared > 50
 
 
 @pytest.mark.parametrize("name", GAMES)
