@@ -105,11 +105,6 @@ class SeatMoments:
         worth = np.asarray(self.effective_games)[..., None]
         return exact(self.mean * worth, worth, 1 - (1 - confidence) / family)
 
-    @property
-    def se(self):
-        """Standard error of each seat's win share."""
-        return np.sqrt(np.clip(np.diagonal(self.cov, axis1=-2, axis2=-1), 0, None) / max(self.n, 1))
-
 
 def is_rotated(seats):
     """True when the frame (lazy or not) comes from a run with rotated seats."""
