@@ -83,7 +83,9 @@ class Verdict:
     ``subject`` is "seats" or "lineups" (strategies differ by seat, seats not
     rotated). ``games_needed`` (inconclusive only) is the rough total number of
     games that would settle the verdict; ``deals`` and ``rotations`` describe
-    the unit of inference; ``unfinished`` counts games left out.
+    the unit of inference; ``unfinished`` counts games left out; ``model`` names
+    the players the verdict rests on ("with `random` in every seat", from
+    ``player_model``; empty when unknown).
     """
 
     kind: str
@@ -100,6 +102,7 @@ class Verdict:
     games_needed: int | None
     unfinished: int = 0
     unfinished_reason: str = "did not finish"
+    model: str = ""
 
     @property
     def tested(self):
@@ -133,28 +136,43 @@ class Verdict:
         total = self.games + self.unfinished
         return f"{self.unfinished:,} of {total:,} games {self.unfinished_reason} and are left out"
 
+    def beyond(self):
+        """The seats (or lineups) whose interval lies wholly beyond the margin, furthest first."""
+        far = [e for e in self.edges if e.lo > self.margin or e.hi < -self.margin]
+        return sorted(far, key=lambda e: -(e.lo - self.margin if e.lo > self.margin else -self.margin - e.hi))
+
     def sentence(self):
-        """The one quotable sentence of the verdict."""
+        """The one quotable sentence of the verdict, naming the players it rests on."""
         who = "seat" if self.subject == "seats" else "lineup"
+        model = f" {self.model}" if self.model else ""
         if self.kind == "unfinished":
             return (f"Not a balance question: {self.unfinished:,} of {self.games + self.unfinished:,} games "
                     f"{self.unfinished_reason}, so no seat table is shown.")
         big = self.largest
         if big is None:
-            return f"Inconclusive: {self.counts()} are too few to estimate any edge."
-        where = f"{who} {big.seat}" + (f" ({big.strategy})" if self.subject == "lineups" else "")
-        interval = f"{big.edge:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
+            return f"Inconclusive{model}: {self.counts()} are too few to estimate any edge."
+
+        def where(e):
+            return f"{who} {e.seat}" + (f" ({e.strategy})" if self.subject == "lineups" else "")
+
+        def interval(e, unit=" points"):
+            return f"{e.edge:+.2f}{unit} ({e.lo:+.2f} to {e.hi:+.2f})"
+        confidence = f"{round(100 * self.confidence)}% {'' if self.players == 2 else 'simultaneous '}confidence"
         if self.kind == "balanced":
-            return (f"Balanced within ±{points(self.margin)} points: every {who}'s edge lies inside the margin with "
-                    f"{round(100 * self.confidence)}% simultaneous confidence (largest: {where}, {interval}; "
-                    f"{self.counts()}).")
+            return (f"Balanced within ±{points(self.margin)} points{model}: every {who}'s edge lies inside the "
+                    f"margin with {confidence} (largest: {where(big)}, {interval(big)}; {self.counts()}).")
         if self.kind == "unbalanced":
-            return (f"Unbalanced: {where} has an edge of {interval}, beyond ±{points(self.margin)} points with "
-                    f"{round(100 * self.confidence)}% simultaneous confidence ({self.counts()}).")
-        need = f"about {self.games_needed:,} games in all would likely settle it" if self.games_needed else \
+            far = self.beyond()
+            named = [f"{where(far[0])} has an edge of {interval(far[0])}"] + \
+                [f"{where(e)} {interval(e, '')}" for e in far[1:]]
+            named = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+            return (f"Unbalanced{model}: {named}, beyond ±{points(self.margin)} points with {confidence} "
+                    f"({self.counts()}).")
+        need = (f"about {self.games_needed:,} games in all would settle it at least 2 times in 3 (planned for 4 in 5 "
+                "as if these edges were exact)") if self.games_needed else \
             "the largest edge sits at the margin, so no affordable number of games settles it"
-        return (f"Inconclusive at ±{points(self.margin)} points: the largest edge is {where}, {interval}, which "
-                f"straddles the margin; {need} ({self.counts()}).")
+        return (f"Inconclusive at ±{points(self.margin)} points{model}: the largest edge is {where(big)}, "
+                f"{interval(big)}, which straddles the margin; {need} ({self.counts()}).")
 
     def lines(self):
         """The lines the terminal prints: unfinished games, the sentence, the chi-square, the caveats."""
@@ -184,6 +202,7 @@ class Verdict:
             "games_needed": self.games_needed, "games": self.games, "deals": self.deals,
             "rotations": self.rotations, "unfinished": self.unfinished, "tested": self.tested,
             "cannot_tell": self.cannot_tell, "edges": [e.to_dict() for e in self.edges],
+            "beyond_margin": [e.seat for e in self.beyond()], "players_model": self.model,
         }
 
 
@@ -253,11 +272,12 @@ def units_to_settle(moments, margin, confidence=0.95, power=0.8):
 
 
 def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, subject="seats",
-           unfinished_reason="did not finish"):
+           unfinished_reason="did not finish", model=""):
     """The ``Verdict`` of ``SeatMoments`` at ``margin`` percentage points.
 
     ``strategies`` names the strategy per seat ("(rotated)" in a rotated run);
-    ``subject`` is "seats" or "lineups".
+    ``subject`` is "seats" or "lineups"; ``model`` the players in words
+    (``player_model``).
     """
     if margin <= 0:
         raise ValueError(f"the margin must be positive (percentage points), got {margin}")
@@ -265,7 +285,7 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
     strategies = list(strategies or ["?"] * players)
     common = dict(margin=float(margin), confidence=confidence, subject=subject, players=players,
                   games=moments.games, deals=moments.n, rotations=moments.rotations,
-                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason)
+                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason, model=model)
     if moments.n < 2 or moments.unfinished > UNFINISHED_MAJORITY * (moments.games + moments.unfinished):
         return Verdict("unfinished" if moments.unfinished else "inconclusive", edges=(), largest=None,
                        seat_test=None, games_needed=None, **common)
@@ -301,6 +321,46 @@ def lineup(seats):
     return names, subject
 
 
+def _names(strategies):
+    """`a`, `b` and `c`."""
+    quoted = [f"`{s}`" for s in strategies]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _seats(seats):
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+def player_model(seats):
+    """The players a verdict on these seat rows rests on, in words: "with `random` in every seat", "with
+    `greedy` in seat 0 and `random` elsewhere", "with `greedy` and 3 `random` rotated through the seats",
+    or, for a tournament's stacked lineups, "pooled over the lineups of `a`, `b` and `c`, rotated through
+    the seats"."""
+    seats = as_lazy(seats)
+    columns = seats.collect_schema().names()
+    if "lineup" in columns:
+        names = seats.select(pl.col("strategy").cast(pl.String).unique().sort()).collect(engine="streaming")
+        return f"pooled over the lineups of {_names(names['strategy'].to_list())}, rotated through the seats"
+    if "rotation" in columns:
+        seats = seats.filter(pl.col("rotation") == 0)
+    table = (seats.group_by("seat").agg(pl.col("strategy").cast(pl.String).first()).sort("seat")
+             .collect(engine="streaming"))
+    by_strategy = {}
+    for seat, strategy in zip(table["seat"], table["strategy"]):
+        by_strategy.setdefault(strategy, []).append(seat)
+    if len(by_strategy) == 1:
+        return f"with `{table['strategy'][0]}` in every seat"
+    if "rotation" in columns:
+        counts = [f"{len(s)} `{name}`" if len(s) > 1 else f"`{name}`" for name, s in by_strategy.items()]
+        return f"with {' and '.join([', '.join(counts[:-1]), counts[-1]])} rotated through the seats"
+    common = max(by_strategy, key=lambda name: len(by_strategy[name]))
+    elsewhere = 2 * len(by_strategy[common]) > len(table)  # most seats: named last, as "elsewhere"
+    named = [f"`{name}` in {_seats(s)}" for name, s in by_strategy.items() if name != common or not elsewhere]
+    if elsewhere:
+        named.append(f"`{common}` elsewhere")
+    return "with " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
+
+
 def unfinished_reason(manifest):
     """Why games did not finish, from the run's setup table where it says so (a ``max_rounds`` cap)."""
     def find(table):
@@ -321,4 +381,5 @@ def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
     ``manifest`` (optional) supplies the reason unfinished games stopped.
     """
     names, subject = lineup(seats)
-    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest))
+    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
+                  player_model(seats))
