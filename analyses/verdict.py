@@ -103,6 +103,7 @@ class Verdict:
     unfinished: int = 0
     unfinished_reason: str = "did not finish"
     model: str = ""
+    lineups: int = 1
 
     @property
     def tested(self):
@@ -124,7 +125,11 @@ class Verdict:
                 "played, or for edges smaller than the margin")
 
     def counts(self):
-        """"N games", or "N deals × R rotations = M games" when the deal is the unit."""
+        """"N games", or "N deals × R rotations = M games" when the deal is the unit ("N deals × L lineups ×
+        R rotations = M games" in a tournament, whose lineups all play every deal)."""
+        if self.lineups > 1:
+            return (f"{self.deals:,} deals × {self.lineups} lineups × {self.rotations // self.lineups} rotations = "
+                    f"{self.games:,} games")
         if self.rotations > 1:
             return f"{self.deals:,} deals × {self.rotations} rotations = {self.games:,} games"
         return f"{self.games:,} game{'s' if self.games != 1 else ''}"
@@ -272,12 +277,13 @@ def units_to_settle(moments, margin, confidence=0.95, power=0.8):
 
 
 def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, subject="seats",
-           unfinished_reason="did not finish", model=""):
+           unfinished_reason="did not finish", model="", lineups=1):
     """The ``Verdict`` of ``SeatMoments`` at ``margin`` percentage points.
 
     ``strategies`` names the strategy per seat ("(rotated)" in a rotated run);
     ``subject`` is "seats" or "lineups"; ``model`` the players in words
-    (``player_model``).
+    (``player_model``); ``lineups`` how many lineups played every deal (a
+    tournament's, stacked).
     """
     if margin <= 0:
         raise ValueError(f"the margin must be positive (percentage points), got {margin}")
@@ -285,7 +291,7 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
     strategies = list(strategies or ["?"] * players)
     common = dict(margin=float(margin), confidence=confidence, subject=subject, players=players,
                   games=moments.games, deals=moments.n, rotations=moments.rotations,
-                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason, model=model)
+                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason, model=model, lineups=lineups)
     if moments.n < 2 or moments.unfinished > UNFINISHED_MAJORITY * (moments.games + moments.unfinished):
         return Verdict("unfinished" if moments.unfinished else "inconclusive", edges=(), largest=None,
                        seat_test=None, games_needed=None, **common)
@@ -381,5 +387,8 @@ def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
     ``manifest`` (optional) supplies the reason unfinished games stopped.
     """
     names, subject = lineup(seats)
+    seats = as_lazy(seats)
+    lineups = seats.select(pl.col("lineup").n_unique()).collect().item() \
+        if "lineup" in seats.collect_schema().names() else 1
     return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
-                  player_model(seats))
+                  player_model(seats), lineups)

@@ -48,13 +48,6 @@ def margin_option(f):
                         help="Balanced means every seat's edge is within ± this many percentage points.")(f)
 
 
-def _show(frame, columns, playable_only=False):
-    if playable_only:
-        frame = frame.filter(frame["unplayable"].is_null())
-    click.echo(frame.select([c for c in columns if c in frame.columns]).to_pandas().to_string(
-        index=False, float_format=lambda v: f"{v:.4g}"))
-
-
 @click.command()
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True,
@@ -100,8 +93,8 @@ def sweep(game, grid, out, force, search, make_report, margin):
         sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
     manifest, _ = sweeps.load(out)
     axes = [a["label"] for a in manifest["axes"]]
-    _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
-                    "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    for line in sweeps.table_lines(summary, axes):
+        click.echo(line)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
     for line in sweeps.best_lines(summary, axes, margin):
@@ -141,8 +134,8 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
         tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
                          force=force)
     _, seats = tournaments.load(out)
-    _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
-                                         "rating_low", "rating_high"])
+    for line in tournaments.table_lines(tournaments.standings(seats)):
+        click.echo(line)
     for line in seat_verdict(seats, margin).lines():
         click.echo(line)
     if make_report:

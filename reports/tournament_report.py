@@ -67,8 +67,12 @@ def _verdict(table, matrix):
         head = f"rated {top['rating'] - runner['rating']:.0f} Elo points above {runner['strategy']}"
     lead = f"{top['strategy']} is the strongest strategy:" if told else \
         f"{top['strategy']} and {runner['strategy']} cannot be told apart: {top['strategy']} is rated first, but"
+    more = table.filter(pl.col("win_share") > top["win_share"]).sort("win_share", descending=True)
+    why = "" if more.height == 0 else (
+        f", less often than {more['strategy'][0]} ({pct(more['win_share'][0])}): the rating counts finishing "
+        "order (who finishes ahead of whom), win share first places only")
     return (f"{lead} {head}, and wins {pct(top['win_share'])} of its games "
-            f"({pct_interval(top['win_low'], top['win_high'])}).")
+            f"({pct_interval(top['win_low'], top['win_high'])}){why}.")
 
 
 def tournament_section(path, margin):
