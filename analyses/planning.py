@@ -114,7 +114,7 @@ def half_widths(moments, confidence=0.95):
     return (hi - lo) / 2
 
 
-MIN_UNITS = 30  # --until-ci never stops before this many units (games; deals in a rotated run)
+MIN_UNITS = 30  # units (games; deals in a rotated run) before --until-ci stops or a verdict plans more games
 
 
 def max_half_width(moments, confidence=0.95):

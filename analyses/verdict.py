@@ -173,8 +173,11 @@ class Verdict:
             named = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
             return (f"Unbalanced{model}: {named}, beyond ±{points(self.margin)} points with {confidence} "
                     f"({self.counts()}).")
+        unit = "deals" if self.rotations > 1 else "games"
         need = (f"about {self.games_needed:,} games in all would settle it at least 2 times in 3 (planned for 4 in 5 "
                 "as if these edges were exact)") if self.games_needed else \
+            f"too few {unit} to plan from: play at least {planning.MIN_UNITS} {unit}" \
+            if self.deals < planning.MIN_UNITS else \
             "the largest edge sits at the margin, so no affordable number of games settles it"
         return (f"Inconclusive at ±{points(self.margin)} points{model}: the largest edge is {where(big)}, "
                 f"{interval(big)}, which straddles the margin; {need} ({self.counts()}).")
@@ -308,8 +311,8 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
         worst = int(np.abs(edge).argmax())
     needed = None
     if kind == "inconclusive":
-        units = units_to_settle(moments, margin, confidence)
-        needed = None if units is None else units * moments.rotations
+        units = units_to_settle(moments, margin, confidence) if moments.n >= planning.MIN_UNITS else None
+        needed = None if units is None else max(units, moments.n + 1) * moments.rotations
     return Verdict(kind, edges=edges, largest=edges[worst], seat_test=wald_test(moments), games_needed=needed,
                    **common)
 

@@ -253,6 +253,7 @@ def test_a_handful_of_deals_gives_no_zero_width_interval_and_no_verdict():
     v = decide(SeatMoments.of_units(units, rotations=P), 1.0)
     assert v.kind == "inconclusive"
     assert all(e.hi - e.lo > 20 for e in v.edges)  # points
+    assert v.games_needed is None and "too few deals to plan from: play at least 30 deals" in v.sentence()
     assert np.isnan(v.seat_test.statistic) and "chi-square test of equal shares: not computed" in v.lines()[1]
     assert planning.max_half_width(SeatMoments.of_units(units, rotations=P)) == float("inf")
 
