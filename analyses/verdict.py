@@ -61,6 +61,14 @@ class SeatEdge:
         return {"seat": self.seat, "strategy": self.strategy, "share": self.share, "edge": self.edge,
                 "lo": self.lo, "hi": self.hi}
 
+    def short(self):
+        """The edge and its interval for a table cell: "+1.22 ± 0.31" when the interval is symmetric to the
+        second decimal (large samples), else "-25.00 (-25.00 to +21.97)" (exact intervals at small n are not)."""
+        above, below = round(self.hi - self.edge, 2), round(self.edge - self.lo, 2)
+        if above == below:
+            return f"{self.edge:+.2f} ± {above:.2f}"
+        return f"{self.edge:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
+
 
 @dataclass(frozen=True)
 class SeatTest:

@@ -239,7 +239,7 @@ def _print_seat_table(m, summary, out, feel_table=None):
         for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
             t.add_row(str(r["seat"]), str(r["strategy"]),
                       f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                      f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
+                      e.short(), f"{100 * r['expected_share']:.1f}%",
                       f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
         console.print(t)
     else:

@@ -331,3 +331,10 @@ def frame_of(lineups, rotated=False):
 ])
 def test_every_verdict_names_the_players_it_rests_on(lineups, rotated, words):
     assert player_model(frame_of(lineups, rotated)) == words
+
+
+def test_a_table_cell_shows_an_asymmetric_interval_as_it_is():
+    from analyses.verdict import SeatEdge
+
+    assert SeatEdge(0, "x", 25.0, 1.22, 0.91, 1.53).short() == "+1.22 ± 0.31"
+    assert SeatEdge(0, "x", 0.0, -25.0, -25.0, 21.97).short() == "-25.00 (-25.00 to +21.97)"
