@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
@@ -20,6 +21,7 @@ from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api
 from playtest.cli_types import check_report_out, margin_type
 from reports.build import write_report
+from reports.tournament_report import head_to_head, headline
 from simulator import games as game_registry
 from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
@@ -123,7 +125,9 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     """Play every lineup of the strategies with seats rotated; print win shares, ratings and the seat verdict.
 
     The seat verdict pools every lineup (seats rotated, so each strategy sits in
-    every seat): it measures seat advantage under mixed strategies.
+    every seat): it measures seat advantage under mixed strategies. It comes
+    first when --margin is given (the question is then about seats), else
+    after the strongest strategy and the standings.
     """
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
@@ -134,9 +138,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
         tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
                          force=force)
     _, seats = tournaments.load(out)
-    for line in tournaments.table_lines(tournaments.standings(seats)):
-        click.echo(line)
-    for line in seat_verdict(seats, margin).lines():
+    standings = tournaments.standings(seats)
+    strategies = [headline(standings, head_to_head(seats)), *tournaments.table_lines(standings)]
+    seat_lines = seat_verdict(seats, margin).lines()
+    asked_about_seats = click.get_current_context().get_parameter_source("margin") is not ParameterSource.DEFAULT
+    for line in seat_lines + strategies if asked_about_seats else strategies + seat_lines:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))

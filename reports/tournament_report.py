@@ -53,7 +53,7 @@ def head_to_head(seats, confidence=0.95):
     return pl.DataFrame(rows, schema=["a", "b", "meetings", "ahead", "low", "high"], orient="row").sort("a", "b")
 
 
-def _verdict(table, matrix):
+def headline(table, matrix):
     """One sentence: the top-rated strategy, how often it finishes ahead of the runner-up, its wins."""
     top, runner = table.row(0, named=True), table.row(1, named=True)
     meet = matrix.filter((pl.col("a") == top["strategy"]) & (pl.col("b") == runner["strategy"]))
@@ -111,7 +111,7 @@ def tournament_section(path, margin):
         "Tested: who finishes ahead of whom, and how often each strategy wins, over these lineups and deals. "
         "Cannot tell: how the strategies do in lineups or player counts not played, or against other strategies.",
     ]
-    return Section(f"Strategy tournament ({name})", "tournament", verdict=_verdict(table, matrix),
+    return Section(f"Strategy tournament ({name})", "tournament", verdict=headline(table, matrix),
                    figures=[figures.strategy_shares(f"{tag}win-shares", table, fair),
                             figures.head_to_head(f"{tag}head-to-head", matrix),
                             figures.ratings(f"{tag}ratings", table)],
