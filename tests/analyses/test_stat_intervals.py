@@ -92,3 +92,5 @@ def test_effective_units_range_from_deals_to_games():
     # in between, and no spread at all reads as all the games (never more)
     assert effective_units(share, share * (1 - share) / 2, 10, 40) == pytest.approx(20)
     assert effective_units(share, np.zeros(2), 10, 40) == pytest.approx(40)
+    # below 10 deals their spread is not trusted: a deal is worth one game
+    assert effective_units(share, np.zeros(2), 9, 36) == pytest.approx(9)

@@ -238,9 +238,11 @@ def rotated_units(rng, players, reps, deals, luck, strong=0.7):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 8])
 @pytest.mark.parametrize("luck", [0.0, 0.5, 0.95])
-def test_rotated_intervals_cover_from_ten_deals(players, luck):
+def test_rotated_intervals_cover_from_twenty_games(players, luck):
+    # below 10 deals each deal counts as one game (their spread is not trusted): at 8 players and 3 deals the
+    # pooled design effect alone covered 0.89
     rng = np.random.default_rng(200 + players + int(100 * luck))
-    for deals in (10, 40):
+    for deals in (-(-20 // players), 10, 40):
         moments = SeatMoments.of_units(rotated_units(rng, players, 3000, deals, luck), rotations=players)
         assert covered(moments, np.zeros(players)) >= 0.945
 
