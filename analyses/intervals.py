@@ -43,6 +43,9 @@ def exact(successes, n, confidence=0.95):
     return np.where(some, lo, 0.0), np.where(short, hi, 1.0)
 
 
+SPREAD_UNITS = 10  # fewer units than this: their spread is not used, each counts as one game
+
+
 def effective_units(share, spread, units, games):
     """How many independent games a run's seat shares are worth: ``units / design effect``, between
     ``units`` and ``games``, one value per run (seats on the last axis).
@@ -66,5 +69,3 @@ def effective_units(share, spread, units, games):
         worth = np.where(summed > 0, units * binomial / summed, games)
     return np.clip(np.nan_to_num(worth, nan=games), units, games)
 
-
-SPREAD_UNITS = 10  # fewer units than this: their spread is not used, each counts as one game
