@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core.learned import KINDS, M_HIDDEN, M_KIND, check_model, feature_verbs
+from simulator.core.learned import KINDS, M_HIDDEN, M_KIND, check_model
+from strategies.strategy import Strategy
 
 NAME = "learned"
 WEIGHTS = Path(__file__).with_name("weights")
@@ -40,9 +41,7 @@ def shipped_model(game, n_features):
 def learned_strategy(placeholder, game, engine):
     """The ``learned`` built-in of ``game`` with its shipped model; ``placeholder`` (the game's ``random``) fills
     its dispatcher slot."""
-    from strategies.registry import Strategy
-
-    model = shipped_model(game, feature_verbs(engine)["N_FEATURES"])
+    model = shipped_model(game, engine.N_FEATURES)
     design = KINDS[int(model[M_KIND])] + (f" network of {int(model[M_HIDDEN])} hidden units" if model[M_HIDDEN]
                                           else " model")
     return Strategy(NAME, placeholder, model,

@@ -22,24 +22,14 @@ import numpy as np
 from simulator.core.kernel_cache import cache_in, cache_root
 from simulator.core.kernels import bind_engine, bind_recorder, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
-from simulator.core.learned import check_model, feature_verbs
+from simulator.core.learned import check_model
 from strategies import learned, search, user_files
+from strategies.strategy import Strategy
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
 
 CHECKED = "checked"  # marker file in a kernel cache folder: its strategy files compiled and return integers
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A named decision function with its default parameter vector (``file``: the user file it came from)."""
-
-    name: str
-    decide: object
-    params: tuple = ()
-    summary: str = ""
-    file: object = None  # strategies.user_files.UserFile, or None for a built-in
 
 
 @dataclass
@@ -93,7 +83,7 @@ class StrategySet:
     @property
     def n_features(self):
         """The length of the feature vector the learned models of this game read."""
-        return feature_verbs(self.engine)["N_FEATURES"]
+        return self.engine.N_FEATURES
 
     @property
     def learned_sid(self):

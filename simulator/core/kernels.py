@@ -160,7 +160,7 @@ def bind_recorder(engine, decide, kernels, *, cache, sources=(), search_sid=-1, 
                 choose=bind_choose(engine, decide, cache=cache, tag=tag), new_state=engine.new_state,
                 new_search=kernels.new_search, search=kernels.search, learned_player=kernels.learned,
                 reset=engine.reset, apply=engine.apply, result=engine.result, observe=engine.observe,
-                features=learned.feature_verbs(engine)["features"], SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
+                features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
 
 
 def counts_references(engine):
@@ -179,7 +179,7 @@ def bind_choose(engine, decide, *, cache, tag=""):
 def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid=-1):
     """``(new_search, search, learned)`` bound to an engine module's verbs and its bound ``choose``
     (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
-    verbs = dict({name: getattr(engine, name) for name in SEARCH_VERBS}, **learned.feature_verbs(engine))
+    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
                        learned_sid=learned_sid, nrt=counts_references(engine))
 
@@ -197,7 +197,7 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
 
 
 SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
-                "horizon_mark", "MAX_ACTIONS", "observe")
+                "horizon_mark", "MAX_ACTIONS", "observe", "features", "N_FEATURES", "OBS_SIZE")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, nrt=True):

@@ -210,16 +210,3 @@ def leaf_shares(state, arrays, model, buf, share, scores, standing, seat_stats, 
     for p in range(share.size):
         share[p] /= total
 
-
-@nb.njit(cache=True, _nrt=False, inline="always")
-def raw_features(obs, out):
-    """The stand-in features of an engine without ``features``: the observation itself. Jit-compiled."""
-    for j in range(out.size):
-        out[j] = obs[j]
-
-
-def feature_verbs(engine):
-    """``{"features", "N_FEATURES", "OBS_SIZE"}`` of an engine module: its own, or the raw observation."""
-    if hasattr(engine, "features"):
-        return {"features": engine.features, "N_FEATURES": engine.N_FEATURES, "OBS_SIZE": engine.OBS_SIZE}
-    return {"features": raw_features, "N_FEATURES": engine.OBS_SIZE, "OBS_SIZE": engine.OBS_SIZE}

@@ -3,6 +3,7 @@
 * on observations of played games the features are finite, exactly
   ``N_FEATURES`` entries are written and nothing past them, and the same
   observation always gives the same features;
+* a seat's features do not change when ``determinize`` redraws what it cannot see;
 * no feature is constant over the game's player counts;
 * ``features`` allocates nothing (numba's allocation counters);
 * a constructed observation gives the values the rulebook implies (worked by hand below);
@@ -21,7 +22,7 @@ from numba.core.runtime import rtsys
 
 from simulator import games
 
-GAMES = ["forks", "fool", "fair-enough"]
+GAMES = ["forks", "fool", "fair-enough", "fauch-fertig"]
 
 
 def engine(name):
@@ -66,6 +67,36 @@ def test_features_of_played_games_are_finite_and_fill_exactly_n_features(name):
             n = e.legal_actions(state, cfg.arrays, actions)
             e.apply(state, cfg.arrays, int(actions[rng.integers(n)]), none, False)
     assert checked > 50
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seats_features_do_not_change_when_what_it_cannot_see_is_redrawn(name):
+    g = games.get(name)
+    e = g.engine
+    cfg = g.configure(g.default_players)
+    state, world = (e.new_state(cfg.arrays, np.zeros((cfg.players, 1))) for _ in range(2))
+    none = np.empty(0, np.int64)
+    actions = np.empty(e.MAX_ACTIONS, np.int64)
+    obs = np.zeros(e.OBS_SIZE, np.int64)
+    live, redrawn = np.zeros(e.N_FEATURES), np.zeros(e.N_FEATURES)
+    rng = np.random.default_rng(6)
+    stream = np.array([1, 2, 3, 4], np.uint64)
+    compared = 0
+    for game in range(2):
+        e.reset(state, cfg.arrays, 9, game, none, False)
+        while state[0][0] >= 0:
+            for seat in range(cfg.players):
+                e.copy_state(state, world)
+                e.determinize(world, cfg.arrays, seat, stream)
+                e.observe(state, cfg.arrays, seat, obs)
+                e.features(obs, live)
+                e.observe(world, cfg.arrays, seat, obs)
+                e.features(obs, redrawn)
+                assert (live == redrawn).all()
+                compared += 1
+            n = e.legal_actions(state, cfg.arrays, actions)
+            e.apply(state, cfg.arrays, int(actions[rng.integers(n)]), none, False)
+    assert compared > 50
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -197,8 +228,57 @@ def _fair_enough_expected():
             25: 1 / 4, 26: 2 / 3, 27: 0.0, 28: 0.0, 29: 1.0, 30: 0.0}
 
 
+def _fauch_fertig_obs():
+    from simulator.fauch_fertig import layout as L
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    obs[L.OBS_PLAYERS], obs[L.OBS_SEAT], obs[L.OBS_EGGS], obs[L.OBS_ROUND] = 3, 1, 12, 10
+    obs[L.OBS_COINS], obs[L.OBS_PILE] = 1, 30
+    obs[L.OBS_PLACED:L.OBS_PLACED + 3] = [5, 3, 7]
+    obs[L.OBS_OWNER:L.OBS_OWNER + L.N_CARDS] = -1
+    # (card id, owner, eggs on it, colour, number, condition)
+    cards = [(0, 1, 0, 0, 1, (L.C_COLOUR, 4, 0, 0)),     # blue 1: 4 blue cards
+             (2, 1, 0, 0, 2, (L.C_RANGE, 6, 1, 4)),      # blue 2: 6 cards 1-4
+             (20, 1, 0, 1, 3, (L.C_SETS, 2, 3, 0)),      # green 3: 2 sets of 3
+             (64, 1, 1, 4, 0, (L.C_BONUS, 0, 0, 0)),     # black: black-card bonus, one egg taken
+             (33, 1, 1, 2, 1, (L.C_FREE, 0, 0, 0)),      # purple 1: free egg, taken
+             (48, 0, 0, 3, 1, (L.C_BLACK, 2, 0, 0)),     # red 1 of seat 0: 2 black cards
+             (4, -1, 0, 0, 3, (L.C_COLOUR, 4, 0, 0)),    # blue 3 in the market
+             (65, -1, 0, 4, 0, (L.C_FREE, 0, 0, 0))]     # black in the market
+    for card, owner, eggs, colour, number, cond in cards:
+        obs[L.OBS_OWNER + card], obs[L.OBS_EGGS_ON + card] = owner, eggs
+        obs[L.OBS_CARD_COLOUR + card], obs[L.OBS_CARD_NUMBER + card] = colour, number
+        obs[L.OBS_CARD_COND + 4 * card:L.OBS_CARD_COND + 4 * card + 4] = cond
+        if owner >= 0:
+            obs[L.OBS_COLOUR_COUNT + 5 * owner + colour] += 1
+            obs[L.OBS_NUMBER_COUNT + 9 * owner + number] += number > 0
+    obs[L.OBS_MARKET:L.OBS_MARKET + 3] = [4, 65, -1]
+    obs[L.OBS_MARKET_COINS:L.OBS_MARKET_COINS + 3] = [1, 2, 0]
+    obs[L.OBS_COMMUNITY_N] = 3
+    obs[L.OBS_COMMUNITY:L.OBS_COMMUNITY + 4] = [L.C_COLOUR, 5, -1, 0]   # seats 0 and 1: 5 of one colour
+    obs[L.OBS_COMMUNITY + 4:L.OBS_COMMUNITY + 8] = [L.C_BLACK, 4, 0, 0]  # seats 1 and 2: done
+    obs[L.OBS_COMMUNITY_DONE + 1] = 1
+    obs[L.OBS_COMMUNITY + 8:L.OBS_COMMUNITY + 12] = [L.C_BLACK, 4, 0, 0]  # seats 2 and 0: not seat 1's
+    return obs
+
+
+def _fauch_fertig_expected():
+    # seat 1's display: blue 1, blue 2, green 3, purple 1, black. Open: 4 blue (has 2: two away),
+    # 6 cards 1-4 (has 1, 2, 3, 1: two away), 2 sets of 3 (two 1s, a 2, a 3: one 1 and two more of a
+    # number: three away). Eggs in reach 1/4 + 1/4 + 1/8. Seat 0's 2 black cards: two away (1/4).
+    # Eggs placed 5, 3, 7: last, 4 behind the best, 3 below the mean; the best other with reach is seat 2 (7).
+    # Community 0 (seats 0 and 1 together: 2 blue, 1 green, 1 purple, 1 red) needs 3 more of one colour.
+    # The market's blue 3 brings all three open cards closer; the black card none.
+    progress = 7 / 12
+    reach = 1 / 4 + 1 / 4 + 1 / 8
+    return {0: -4 / 12, 1: -3 / 12, 2: 0.0, 3: 3 / 12, 4: progress, 5: -4 / 12 * progress, 6: 0.0,
+            7: reach / 4, 8: (3 + reach - 7) / 12, 9: (3 + reach - 7) / 12 * progress,
+            10: 0.0, 11: 2 / 4, 12: 3 / 10, 13: 5 / 20, 14: 1 / 4, 15: (1 / 8) / 2, 16: 1 / 10, 17: 3 / 6,
+            18: 3 / 4, 19: 3 / 8, 20: 1 / 2, 21: 10 / 30, 22: 30 / 72, 23: 1.0, 24: 0.0, 25: 1.0, 26: 0.0}
+
+
 HAND_CHECKED = {"forks": (_forks_obs, _forks_expected), "fool": (_fool_obs, _fool_expected),
-                "fair-enough": (_fair_enough_obs, _fair_enough_expected)}
+                "fair-enough": (_fair_enough_obs, _fair_enough_expected),
+                "fauch-fertig": (_fauch_fertig_obs, _fauch_fertig_expected)}
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -225,4 +305,52 @@ def test_features_predict_held_out_win_shares(name):
     assert brier < 0.98 * fair
 
 
-GAMES_TO_FIT = {"forks": (300, 1), "fool": (100, 5), "fair-enough": (150, 2)}  # games of random play, every n-th decision
+GAMES_TO_FIT = {"forks": (300, 1), "fool": (100, 5), "fair-enough": (150, 2),
+                "fauch-fertig": (60, 2)}  # games of random play, every n-th decision
+
+
+def test_fauch_fertig_deficit_is_zero_exactly_when_the_condition_holds():
+    from simulator.fauch_fertig import layout as L
+    from simulator.fauch_fertig.conditions import holds
+    from simulator.fauch_fertig.features import MAX_DEFICIT, deficit
+    cfg = games.get("fauch-fertig").configure(4)
+    conds = {tuple(int(x) for x in c) for c in cfg.arrays[2]}
+    conds |= {(L.C_RUNS, 2, 4, 0), (L.C_RUNS, 1, 3, 0), (L.C_SETS, 3, 3, 0), (L.C_COLOURS, 3, 4, 0),
+              (L.C_COLOUR, 5, -1, 0), (L.C_RANGE, 8, 1, 4), (L.C_DISTINCT, 8, 0, 0), (L.C_BLACK, 4, 0, 0)}
+    conds = sorted(c for c in conds if c[0] not in (L.C_FREE, L.C_PAY, L.C_BONUS))
+    rng = np.random.default_rng(8)
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    colours, numbers = np.zeros((1, 5), np.int64), np.zeros((1, 9), np.int64)
+    met = 0
+    for _ in range(400):
+        cards = rng.choice(L.N_CARDS, size=rng.integers(0, 30), replace=False)
+        colours[:] = 0
+        numbers[:] = 0
+        for card in cards:
+            colours[0, L.card_colour(card)] += 1
+            numbers[0, L.card_number(card)] += L.card_number(card) > 0
+        obs[L.OBS_COLOUR_COUNT:L.OBS_COLOUR_COUNT + 5] = colours[0]
+        obs[L.OBS_NUMBER_COUNT:L.OBS_NUMBER_COUNT + 9] = numbers[0]
+        for kind, a, b, c in conds:
+            d = deficit(obs, kind, a, b, c, 0, -1, -1, -1)
+            assert 0 <= d <= MAX_DEFICIT
+            assert (d == 0) == holds(kind, a, b, c, colours, numbers, 0), (kind, a, b, c, colours, numbers)
+            met += d == 0
+    assert met > 100
+
+
+def test_fauch_fertig_deficits_worked_by_hand():
+    from simulator.fauch_fertig import layout as L
+    from simulator.fauch_fertig.features import deficit
+    obs = np.zeros(L.OBS_SIZE, np.int64)
+    obs[L.OBS_NUMBER_COUNT + 1:L.OBS_NUMBER_COUNT + 9] = [1, 1, 1, 1, 0, 1, 1, 1]   # numbers 1-4 and 6-8
+    assert deficit(obs, L.C_RUNS, 2, 4, 0, 0, -1, -1, -1) == 1      # 1-4 and, with a 5, 5-8
+    assert deficit(obs, L.C_RUNS, 2, 4, 0, 0, -1, -1, 5) == 0       # the added 5
+    assert deficit(obs, L.C_SETS, 2, 3, 0, 0, -1, -1, -1) == 4      # two more of each of two numbers
+    assert deficit(obs, L.C_DISTINCT, 7, 0, 0, 0, -1, -1, -1) == 0
+    obs[L.OBS_COLOUR_COUNT:L.OBS_COLOUR_COUNT + 5] = [3, 0, 1, 0, 1]
+    obs[L.OBS_COLOUR_COUNT + 5:L.OBS_COLOUR_COUNT + 10] = [0, 2, 1, 0, 0]   # seat 1
+    assert deficit(obs, L.C_COLOURS, 2, 4, 0, 0, -1, -1, -1) == 5     # 2 + 0 + 1 + 0 of the 8 needed
+    assert deficit(obs, L.C_COLOURS, 2, 4, 0, 0, 1, -1, -1) == 2      # with seat 1: 2 + 2 + 2 + 0 of 8
+    assert deficit(obs, L.C_COLOUR, 4, -1, 0, 0, -1, -1, -1) == 1
+    assert deficit(obs, L.C_COLOUR, 4, 1, 0, 0, -1, 1, -1) == 3       # green: none, plus the added green
