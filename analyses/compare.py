@@ -114,10 +114,10 @@ def feel_line(c):
     shares as "12.50% -> 11.00%, -1.50 points (...)"; a figure that was the same in every deal of both runs
     says so instead of showing "+0.00 (+0.00 to +0.00)"."""
     unit = FEEL_UNITS.get(c.name, "")
+    change = f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''}"
     if c.lo == c.hi == c.change:
-        return f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''} (the same difference in every deal)"
-    return (f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''} "
-            f"({c.lo:+.2f} to {c.hi:+.2f})")
+        return f"{change} (the same difference in every deal)"
+    return f"{change} ({c.lo:+.2f} to {c.hi:+.2f})"
 
 
 def deal_table(seats, players):

@@ -184,8 +184,8 @@ class Verdict:
             return (f"Unbalanced{model}: {named}, beyond ±{points(self.margin)} points with {confidence} "
                     f"({self.counts()}).")
         unit = "deals" if self.rotations > 1 else "games"
-        need = (f"about {self.games_needed:,} games in all would settle it at least 2 times in 3 (planned for 4 in 5 "
-                "as if these edges were exact)") if self.games_needed else \
+        need = (f"about {self.games_needed:,} games in all would settle it about 2 times in 3 or more (planned "
+                "for 4 in 5 as if these edges were exact)") if self.games_needed else \
             f"too few {unit} to plan from: play at least {planning.MIN_UNITS} {unit}" \
             if self.deals < planning.MIN_UNITS else \
             "the largest edge sits at the margin, so no affordable number of games settles it"

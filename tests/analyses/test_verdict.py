@@ -281,12 +281,13 @@ def test_two_players_have_one_interval_at_the_nominal_level():
 
 
 # Issue 27, item 4: games_needed is planned for 0.8 as if the estimated edges were exact; what it delivers, from
-# inconclusive runs of known truth extended to the games it names: at least 2 times in 3 (as the sentence says).
+# inconclusive runs of known truth extended to the games it names: about 2 times in 3 or more (as the sentence says;
+# docs/analyses.md lists what it measured, down to 0.65 for an edge 1.5 points out at ±1).
 @pytest.mark.parametrize("shares, first, margin, least", [
-    ([0.25] * 4, 3000, 1.0, 0.85),                         # seats equal: 0.93 measured
-    ([0.26, 0.25, 0.25, 0.24], 3000, 2.0, 0.85),           # edges inside the margin: 0.94
-    ([0.27, 0.25, 0.25, 0.23], 2000, 1.0, 2 / 3),          # an edge beyond it: 0.74
-    ([0.53, 0.47], 1000, 1.0, 0.8)])                       # two players: 0.88
+    ([0.25] * 4, 3000, 1.0, 0.85),                         # seats equal: 0.92 measured
+    ([0.26, 0.25, 0.25, 0.24], 3000, 2.0, 0.85),           # edges inside the margin: 0.91
+    ([0.27, 0.25, 0.25, 0.23], 2000, 1.0, 2 / 3),          # an edge beyond it: 0.72
+    ([0.53, 0.47], 1000, 1.0, 0.8)])                       # two players: 0.87
 def test_games_needed_settles_the_verdict_as_often_as_it_says(shares, first, margin, least):
     rng = np.random.default_rng(400)
     shares = np.array(shares)
@@ -302,7 +303,7 @@ def test_games_needed_settles_the_verdict_as_often_as_it_says(shares, first, mar
         settled.append(decide(SeatMoments(max(v.games_needed, first), more, np.diag(more)), margin).kind
                        != "inconclusive")
     assert len(settled) > 150 and np.mean(settled) >= least
-    assert "would settle it at least 2 times in 3" in v.sentence()
+    assert "would settle it about 2 times in 3 or more" in v.sentence()
 
 
 def test_an_unbalanced_verdict_names_every_seat_beyond_the_margin():
