@@ -28,8 +28,6 @@ from scipy import special
 from analyses import paired
 from analyses.runs import open_run
 from analyses.verdict import seat_verdict
-from simulator.core.search import P_HORIZON
-from strategies.games import strategy_set
 
 MANIFEST = "ladder.json"
 LEVELS = (16, 32, 64, 128, 256)
@@ -40,16 +38,18 @@ def budgets(first, levels):
     return [first * 2 ** i for i in range(levels)]
 
 
-def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=None, on_run=None, **options):
+def play(simulate, game, out, *, players, levels, deals, seed, field, vector, horizon, on_run=None, **options):
     """Play the ladder's runs with ``simulate`` (``playtest.api.simulate``) into ``out``; return ``out``.
 
     ``levels`` are the budgets in increasing order; ``deals`` the deals per
     run (the seat-advantage run plays ``deals * players`` games, as many as a
-    rotated run); ``horizon`` the search player's (None: the game's default).
+    rotated run); ``vector(name)`` the parameter vector of the search player
+    ``name`` (``mcts@N``) at the ladder's horizon, and ``horizon`` that
+    horizon as a number (written to the manifest). The caller builds both from
+    the game's strategies (``playtest.api.ladder``): analyses never imports them.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sset = strategy_set(game)
     entries = []
     below = "random"
     for budget in levels:
@@ -58,7 +58,7 @@ def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=No
                                             ("field", [me] + [field] * (players - 1), True, deals),
                                             ("seats", [me], False, deals * players)):
             run_dir = out / f"{budget:05d}-{kind}"
-            params = {n: sset.search_vector(n, horizon) for n in set(lineup) if n.startswith("mcts@")}
+            params = {n: vector(n) for n in set(lineup) if n.startswith("mcts@")}
             simulate(game, players=players, games=games, seed=seed, strategies=lineup, out=run_dir,
                      rotate_seats=rotate, params=params, **options)
             entries.append({"budget": budget, "kind": kind, "lineup": lineup, "run": run_dir.name})
@@ -67,7 +67,7 @@ def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=No
         below = me
     (out / MANIFEST).write_text(json.dumps({"game": game, "players": players, "deals": deals, "seed": seed,
                                             "field": field, "levels": list(levels),
-                                            "horizon": int(sset.search_vector("mcts", horizon)[P_HORIZON]),
+                                            "horizon": int(horizon),
                                             "runs": entries},
                                            indent=2) + "\n")
     return out
