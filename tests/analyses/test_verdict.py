@@ -348,3 +348,12 @@ def test_an_edge_at_the_margin_plans_no_absurd_number_of_games():
     v = decide(SeatMoments(1000, counts, np.diag(counts)), 2.0)
     assert v.kind == "inconclusive" and v.games_needed is None
     assert "no affordable number of games settles it" in v.sentence()
+
+
+def test_the_per_strategy_lines_give_no_interval_from_a_handful_of_deals():
+    from analyses.seat_summary import seat_summary
+
+    few = seat_summary(rotated_frame(deals=4, strategies=("A", "B", "C"))).strategy_lines()
+    assert few[0].endswith("(no intervals: fewer than 10 deals):") and not any("±" in line for line in few)
+    many = seat_summary(rotated_frame(deals=60, strategies=("A", "B", "C"))).strategy_lines()
+    assert many[0].endswith("(95% intervals, deals as the unit):") and "±" in many[1] and " to " in many[-1]
