@@ -276,3 +276,18 @@ def test_removing_a_value_no_card_has_is_refused():
     setup["players"]["4"]["remove_values"] = [99]
     with pytest.raises(SetupError, match=r"players\.4\.remove_values: no card has the value\(s\) 99"):
         GAME.compile_setup(setup, 4, "standard")
+
+
+@pytest.mark.parametrize("where, value", [("values", 100), ("extra", 120)])
+def test_a_card_value_above_99_is_refused(where, value):
+    """A card's trace code and move key are 100 * destination + value, so values stop at 99."""
+    setup = copy.deepcopy(GAME.default_setup())
+    if where == "values":
+        setup["deck"]["values"] = setup["deck"]["values"][:-1] + [value]
+    else:
+        setup["deck"]["extra"]["red"] = value
+    with pytest.raises(SetupError, match=rf"deck\.{where}: card values must be at most 99 .* got {value}"):
+        GAME.compile_setup(setup, 3, "standard")
+    setup = copy.deepcopy(GAME.default_setup())
+    setup["deck"]["extra"]["red"] = 99
+    assert 99 in GAME.compile_setup(setup, 3, "standard").arrays[1]   # 99 is taken
