@@ -56,6 +56,8 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     The size of the run (games, chunk size, memory, disk) is checked by
     ``simulator.core.batch.check_size``, which needs the output directory.
     """
+    if playtest.ENVIRONMENT_PROBLEM:
+        raise RunError(playtest.ENVIRONMENT_PROBLEM)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise RunError(f"the seed must be a whole number from 0 to 2**63-1 ({MAX_SEED}), got {seed!r}")
     g = game_registry.get(game)

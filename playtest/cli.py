@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+import playtest
 from playtest import api
 from playtest.cli_types import FiniteRange, local_workers_type, margin_type
 from simulator import games as game_registry
@@ -53,6 +54,8 @@ class PlaytestGroup(click.Group):
     def invoke(self, ctx):
         signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
+            if playtest.ENVIRONMENT_PROBLEM:
+                raise RunError(playtest.ENVIRONMENT_PROBLEM)
             return super().invoke(ctx)
         except USER_ERRORS as exc:
             click.echo(f"error: {exc}", err=True)

@@ -1,0 +1,127 @@
+"""Issue 27's classes of bad input: each gets one ``error:`` line, exit code 2, and leaves the disk as it was.
+
+Nothing here plays more than a few games of Forks with built-in strategies.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from playtest import environment
+from playtest.cli import cli
+from simulator.core.setup import MAX_BYTES, MAX_DEPTH, SetupError, read_toml
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def tree(path):
+    """Every file under ``path`` with its bytes: what a refused command must leave untouched."""
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def assert_refused(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def deep(kind, depth):
+    """A TOML document nesting arrays or inline tables ``depth`` deep."""
+    if kind == "array":
+        return "a = " + "[" * depth + "1" + "]" * depth + "\n"
+    return "a = " + "{b = " * depth + "1" + "}" * depth + "\n"
+
+
+@pytest.fixture
+def special_files(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    return {"fifo": fifo, "device": "/dev/zero", "null device": "/dev/null"}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "null device"])
+@pytest.mark.parametrize("command", [["simulate", "forks", "--games", "1", "--setup"],
+                                     ["unfair", "wishing-well", "--setup"], ["scenario"],
+                                     ["simulate", "forks", "--games", "1", "--param"]])
+def test_setup_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path, monkeypatch, special_files,
+                                                                            kind, command):
+    monkeypatch.chdir(tmp_path)
+    path = special_files[kind]
+    value = f"random=@{path}" if command[-1] == "--param" else path
+    before = tree(tmp_path)
+    assert_refused(invoke(*command, value), "not a regular file")
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("kind", ["array", "table"])
+@pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 5000])
+def test_deeply_nested_setup_files_are_refused_not_a_recursion_error(tmp_path, kind, depth):
+    setup = tmp_path / "deep.toml"
+    setup.write_text(deep(kind, depth))
+    assert_refused(invoke("simulate", "forks", "--games", "1", "--setup", setup), "nests", str(MAX_DEPTH))
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path):
+    setup = tmp_path / "deep.toml"
+    setup.write_text(deep("array", MAX_DEPTH - 1))  # the top-level table is one more level
+    assert read_toml(setup)["a"]
+
+
+def test_setup_files_over_the_size_limit_are_refused(tmp_path):
+    setup = tmp_path / "big.toml"
+    setup.write_text("# " + "x" * MAX_BYTES + "\n")
+    assert_refused(invoke("simulate", "forks", "--games", "1", "--setup", setup), "larger than")
+    setup.write_text("# " + "x" * (MAX_BYTES - 10) + "\n")
+    assert read_toml(setup) == {}
+
+
+def test_a_setup_file_that_is_not_text_is_refused(tmp_path):
+    setup = tmp_path / "bin.toml"
+    setup.write_bytes(b"a = '\xff\xfe'\n")
+    with pytest.raises(SetupError, match="UTF-8"):
+        read_toml(setup)
+
+
+@pytest.mark.parametrize("game, row", [
+    ("forks", "remove = 4\ninitial_marketing = 3\nremove_values = []\nreveal_after_round = 0\n"),
+    ("fool", "green = [2, 17]\nyellow = [2, 11]\norange = [2, 13]\nblue = [2, 8]\nwilds = 3\ndiscs = 1\n"
+             "hand = 12\n"),
+    ("fair-enough", "time_cards = [16, 19, 22, 25, 28, 31]\n"),
+    ("fauch-fertig", "start_coins = [10, 9, 8, 8]\n"),
+])
+@pytest.mark.parametrize("players", [-1, 0, 1, 128])
+def test_player_counts_below_two_or_beyond_the_columns_are_refused_even_with_a_row(tmp_path, game, row, players):
+    setup = tmp_path / "rows.toml"
+    setup.write_text(f"[players.{players}]\n{row}")
+    out = tmp_path / "run"
+    assert_refused(invoke("simulate", game, "--games", "1", "--setup", setup, "-p", players, "--out", out),
+                   "players", str(players))
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5", "2x"])
+def test_a_bad_numba_thread_count_in_the_environment_is_one_error_line(tmp_path, value):
+    env = {**os.environ, environment.THREADS: value}
+    run = subprocess.run([sys.executable, "-m", "playtest", "simulate", "forks", "--games", "1", "--out",
+                          tmp_path / "run"], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == "" and run.stderr.strip().splitlines() == [
+        f"error: the environment variable NUMBA_NUM_THREADS={value!r} must be a whole number of threads of at "
+        "least 1"]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value, problem", [(None, False), ("", False), ("1", False), (" 2 ", False),
+                                            ("0", True), ("abc", True), ("-3", True)])
+def test_set_aside_removes_only_a_bad_thread_count(value, problem):
+    environ = {} if value is None else {environment.THREADS: value}
+    found = environment.set_aside(environ)
+    assert (found is not None) == problem
+    assert (environment.THREADS in environ) == (value is not None and not problem)
