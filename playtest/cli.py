@@ -20,7 +20,7 @@ import click
 
 import playtest
 from playtest import api
-from playtest.cli_types import FiniteRange, local_workers_type, margin_type
+from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -163,7 +163,7 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @game_argument
 @run_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
               help="Run directory to write (seats/*.parquet + manifest.json).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
@@ -194,6 +194,8 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     """
     from analyses.seat_summary import seat_summary
 
+    if resume and (force or out is None):
+        raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
@@ -206,7 +208,7 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
                         f"to finish" if out else "\ninterrupted", scratch)
         if run.manifest.get("replayed_chunks"):
             click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
-                       f"manifest (damaged, replaced or unrecorded) and were played again", err=True)
+                       f"manifest (damaged or replaced) and were played again", err=True)
         summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
         feel_table = None
         if feel:
@@ -351,7 +353,7 @@ def show_setup(game):
 @cli.command()
 @click.option("--games", "-n", type=click.IntRange(min=1), default=None,
               help="Games per measurement [default: sized per game].")
-@click.option("--out", type=click.Path(dir_okay=False), default="bench/results.md", show_default=True)
+@click.option("--out", type=OutputPath(dir_okay=False), default="bench/results.md", show_default=True)
 def bench(games, out):
     """Measure games/s of every engine (numba and reference) and write a table."""
     from playtest.bench import run_benchmarks

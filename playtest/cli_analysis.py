@@ -18,7 +18,7 @@ from analyses import tournament as tournaments
 from analyses.runs import NotARun, check_files
 from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api
-from playtest.cli_types import check_report_out, margin_type
+from playtest.cli_types import OutputPath, check_report_out, margin_type
 from reports.build import write_report
 from simulator import games as game_registry
 from simulator.core import rundir
@@ -57,7 +57,7 @@ def _show(frame, columns, playable_only=False):
 
 @click.command()
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), default="report.html", show_default=True,
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")
@@ -76,7 +76,7 @@ def report(dirs, out, fmt, margin):
 @click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
 @click.option("--grid", required=True, type=click.Path(exists=True, dir_okay=False),
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the sweep (summary.csv, sweep.json, runs/).")
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
@@ -118,7 +118,7 @@ def sweep(game, grid, out, force, search, make_report, margin):
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Deals per lineup.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Run seed (0 to 2**63-1; the same deals for every lineup).")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
 @click.option("--force", is_flag=True,
               help="Replace an earlier tournament in --out (a folder holding only a tournament).")
@@ -132,7 +132,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     The seat verdict pools every lineup (seats rotated, so each strategy sits in
     every seat): it measures seat advantage under mixed strategies.
     """
-    if len(set(strategies)) < 2:
+    twice = sorted({s for s in strategies if strategies.count(s) > 1})
+    if twice:
+        raise click.BadParameter(f"{', '.join(twice)} entered more than once; enter each strategy once",
+                                 param_hint="--strategy")
+    if len(strategies) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
     api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
     for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces

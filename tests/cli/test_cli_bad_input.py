@@ -3,6 +3,7 @@
 Nothing here plays more than a few games of Forks with built-in strategies.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -125,3 +126,55 @@ def test_set_aside_removes_only_a_bad_thread_count(value, problem):
     found = environment.set_aside(environ)
     assert (found is not None) == problem
     assert (environment.THREADS in environ) == (value is not None and not problem)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "forks", "--resume", "--force", "--out", "run"], ["--resume", "--force"]),
+    (["simulate", "forks", "--resume"], ["--resume", "--out"]),
+    (["simulate", "forks", "--out", ""], ["--out", "''"]),
+    (["simulate", "forks", "--out", "-"], ["--out", "'-'"]),
+    (["sweep", "forks", "--grid", "grid.toml", "--out", "-"], ["--out"]),
+    (["tournament", "forks", "-s", "random", "-s", "greedy", "-p", "2", "--out", ""], ["--out"]),
+    (["ladder", "forks", "--out", "-"], ["--out"]),
+    (["tune", "forks", "hedger", "-f", "random", "--out", ""], ["--out"]),
+    (["tournament", "forks", "-s", "random", "-s", "greedy", "-s", "random", "-p", "3", "--out", "t"],
+     ["random entered more than once"]),
+    (["tournament", "forks", "-s", "greedy", "-s", "greedy", "-p", "2", "--out", "t"],
+     ["greedy entered more than once"]),
+])
+def test_contradictory_or_degenerate_options_are_refused(tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "grid.toml").write_text('[setup]\n"deck.top" = [2, 3]\n')
+    (tmp_path / "run").mkdir()
+    before = tree(tmp_path)
+    assert_refused(invoke(*args), *words)
+    assert tree(tmp_path) == before and sorted(p.name for p in tmp_path.iterdir()) == ["grid.toml", "run"]
+
+
+@pytest.mark.parametrize("goal, target, words", [
+    ("exactly", 99, "never reached"), ("exactly", -5, "never reached"), ("exactly", 1, "never reached"),
+    ("exactly", 13, "never reached"), ("at-least", 13, "never reached"), ("at-least", 99, "never reached"),
+    ("at-least", -5, "reached by every roll"), ("at-least", 2, "reached by every roll"),
+])
+def test_dice_targets_two_dice_decide_alone_are_refused(goal, target, words):
+    assert_refused(invoke("unfair", "dice", "--goal", goal, "--target", target, "-n", "10"), words, "2 to 12")
+
+
+@pytest.mark.parametrize("goal, target", [("exactly", 2), ("exactly", 12), ("at-least", 3), ("at-least", 12)])
+def test_dice_targets_at_the_ends_of_the_range_are_studied(goal, target):
+    result = invoke("unfair", "dice", "--goal", goal, "--target", target, "-n", "10", "--beans", "0", "--json")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)["dice"][0]
+    assert row["exact_p"] == {2: 1 / 36, 12: 1 / 36, 3: 35 / 36}[target]
+
+
+def test_resume_names_an_unlisted_chunk_file_in_one_line_and_deletes_nothing(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "forks", "--games", "30", "--chunk-size", "10", "--seed", "2", "--out", out]
+    assert invoke(*args).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["chunk_files"]["1"]
+    (out / "manifest.json").write_text(json.dumps({**manifest, "complete": False}))
+    before = tree(tmp_path)
+    assert_refused(invoke(*args, "--resume"), "seats/part-000001.parquet is not in its manifest.json")
+    assert tree(tmp_path) == before
