@@ -17,7 +17,7 @@ from analyses.compare import CompareError
 from analyses import tournament as tournaments
 from analyses.runs import NotARun, check_files
 from analyses.verdict import DEFAULT_MARGIN, seat_verdict
-from playtest import api
+from playtest import api, run_checks
 from playtest.cli_types import OutputPath, check_report_out, margin_type
 from reports.build import write_report
 from simulator import games as game_registry
@@ -68,6 +68,10 @@ def report(dirs, out, fmt, margin):
     check_report_out(out, fmt, dirs)
     for d in dirs:
         check_files(d)
+    run_checks.check_runs(dirs)
+    for line in run_checks.incomplete(dirs):
+        click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
+                   f"with --resume finishes it", err=True)
     path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 
@@ -166,6 +170,7 @@ def compare(run_a, run_b, margin, as_json):
     and in the game-feel figures, B minus A, with paired intervals when both
     runs used the same seed (common random numbers), else unpaired ones.
     """
+    run_checks.check_runs([run_a, run_b])
     comparison = api.compare(run_a, run_b, margin=margin)
     if as_json:
         click.echo(json.dumps(comparison.to_dict(), indent=2))

@@ -67,6 +67,13 @@ def lineup_sentence(table):
             "apart.")
 
 
+def interrupted_sentence(manifest):
+    """The warning that opens the report of a run that did not finish."""
+    unit = "deals" if manifest.get("rotate_seats") else "games"
+    return (f"This run did not finish: {manifest.get('games_done', 0):,} of {manifest.get('games', 0):,} {unit} "
+            f"were played, and everything below rests on those only.")
+
+
 def paired_section(seats, tag):
     """Duplicate deals: seat and strategy effects with the deal's luck cancelled."""
     by_seat = paired.effects(seats, by="seat")
@@ -147,6 +154,8 @@ def run_section(path, margin):
         figs.insert(0, figures.strategy_shares(f"{tag}strategy-shares", shares, 1 / verdict.players))
     elif verdict.subject == "lineups":
         sentences.insert(0, lineup_sentence(summary.table))
+    if manifest.get("complete") is False:
+        sentences.insert(0, interrupted_sentence(manifest))
     notes = [f"Tested: {verdict.tested}.", f"Cannot tell: {verdict.cannot_tell}."]
     if verdict.seat_test is not None:
         notes.append(f"Secondary: a chi-square test of equal shares (any difference at all, however small) "

@@ -5,9 +5,11 @@ Nothing here plays more than a few games of Forks with built-in strategies.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -178,3 +180,63 @@ def test_resume_names_an_unlisted_chunk_file_in_one_line_and_deletes_nothing(tmp
     before = tree(tmp_path)
     assert_refused(invoke(*args, "--resume"), "seats/part-000001.parquet is not in its manifest.json")
     assert tree(tmp_path) == before
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A finished Forks run of three chunks (random in every seat)."""
+    out = tmp_path_factory.mktemp("runs") / "run"
+    assert invoke("simulate", "forks", "--games", "30", "--chunk-size", "10", "--seed", "4", "--out", out).exit_code == 0
+    return out
+
+
+def copy_run(run, to):
+    shutil.copytree(run, to)
+    return to
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda f: f.drop("score"), "has no column 'score'"),
+    (lambda f: f.drop("gained"), "has no column 'gained'"),
+    (lambda f: f.with_columns(pl.col("win").cast(pl.String)), "has the column 'win' as String"),
+    (lambda f: f.with_columns(pl.col("seat").cast(pl.Float32)), "has the column 'seat' as Float32"),
+    (lambda f: f.with_columns(pl.col("strategy").cast(pl.String)), "has the column 'strategy' as String"),
+    (lambda f: f.with_columns(extra=pl.lit(1)), "a column 'extra' that a run of forks does not write"),
+])
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_a_chunk_with_a_column_dropped_retyped_or_added_is_named_with_its_column(tmp_path, small_run, damage, words,
+                                                                                command):
+    bad = copy_run(small_run, tmp_path / "bad")
+    part = bad / "seats" / "part-000001.parquet"
+    damage(pl.read_parquet(part)).write_parquet(part)
+    before = tree(tmp_path)
+    args = ["report", bad, "-o", tmp_path / "r.html"] if command == "report" else ["compare", small_run, bad]
+    assert_refused(invoke(*args), str(part), words)
+    assert tree(tmp_path) == before
+
+
+def test_a_damaged_chunk_inside_a_tournament_is_named(tmp_path):
+    out = tmp_path / "t"
+    assert invoke("tournament", "forks", "-s", "greedy", "-s", "random", "-p", "2", "-n", "10", "-o", out,
+                  "--no-report").exit_code == 0
+    part = sorted(out.glob("*/seats/part-000000.parquet"))[0]
+    pl.read_parquet(part).drop("rank").write_parquet(part)
+    assert_refused(invoke("report", out, "-o", tmp_path / "r.html"), str(part), "has no column 'rank'")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_report_on_an_interrupted_run_warns_on_the_terminal_and_in_the_report(tmp_path, small_run):
+    run = copy_run(small_run, tmp_path / "run")
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["chunk_files"]["2"]
+    (run / "manifest.json").write_text(json.dumps({**manifest, "complete": False, "games_done": 20}))
+    (run / "seats" / "part-000002.parquet").unlink()
+    result = invoke("report", run, "-o", tmp_path / "r.html")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().splitlines() == [
+        f"warning: the run {run} did not finish (20 of 30 games played); the report covers only those, and the "
+        "same simulate command with --resume finishes it"]
+    page = (tmp_path / "r.html").read_text()
+    assert "This run did not finish: 20 of 30 games were played" in page
+    finished = invoke("report", small_run, "-o", tmp_path / "f.html")
+    assert finished.stderr == "" and "did not finish" not in (tmp_path / "f.html").read_text()
