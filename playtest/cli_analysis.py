@@ -15,7 +15,7 @@ import click
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
 from analyses import tournament as tournaments
-from analyses.runs import NotARun, check_files
+from analyses.runs import NotARun
 from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api, run_checks
 from playtest.cli_types import OutputPath, check_report_out, margin_type
@@ -66,8 +66,6 @@ def _show(frame, columns, playable_only=False):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
-    for d in dirs:
-        check_files(d)
     run_checks.check_runs(dirs)
     for line in run_checks.incomplete(dirs):
         click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.runs import NotARun
+from analyses.runs import NotARun, check_files
 from simulator import games as game_registry
 from simulator.core import output
 from simulator.core.batch import allocate
@@ -69,6 +69,9 @@ def incomplete(paths):
 
 
 def check_runs(paths):
-    """``check_columns`` for every run at or under ``paths``."""
+    """Refuse (``NotARun``) a damaged file under ``paths`` (``check_files``), then ``check_columns`` for every
+    run at or under them."""
+    for path in paths:
+        check_files(path)
     for run in runs_under(paths):
         check_columns(run)

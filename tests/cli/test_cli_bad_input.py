@@ -240,3 +240,18 @@ def test_a_report_on_an_interrupted_run_warns_on_the_terminal_and_in_the_report(
     assert "This run did not finish: 20 of 30 games were played" in page
     finished = invoke("report", small_run, "-o", tmp_path / "f.html")
     assert finished.stderr == "" and "did not finish" not in (tmp_path / "f.html").read_text()
+
+
+@pytest.mark.parametrize("game, typed, meant", [("forks", "gredy", "greedy"), ("forks", "Random", "random"),
+                                                ("fool", "cautios", "cautious"), ("forks", "mtcs", "mcts")])
+def test_a_misspelt_strategy_is_refused_with_the_name_it_is_closest_to(tmp_path, game, typed, meant):
+    out = tmp_path / "run"
+    assert_refused(invoke("simulate", game, "-s", typed, "--out", out), f"unknown strategy {typed!r}",
+                   f"did you mean {meant!r}?")
+    assert not out.exists()
+
+
+def test_a_strategy_name_close_to_none_gets_no_suggestion():
+    result = invoke("simulate", "forks", "-s", "genius")
+    assert_refused(result, "unknown strategy 'genius'")
+    assert "did you mean" not in result.output
