@@ -392,7 +392,7 @@ def remove_temporaries(out):
 
 
 def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_extra=None, on_progress=None,
-              stop=None):
+              stop=None, on_start=None):
     """Play ``spec.games`` games chunk by chunk.
 
     Parameters
@@ -410,6 +410,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     manifest_extra : dict
         Provenance fields added to the manifest (package version, git revision...).
     on_progress : callable(games_done, games_total), optional
+    on_start : callable(games_done, games_total), optional
+        Called once the kernels are compiled (or loaded) and the directory
+        ready, just before the first chunk is played.
     stop : callable(frame) -> bool, optional
         Called after each chunk with its rows; True ends the run early
         (e.g. when every seat interval is narrow enough). Needs a source that
@@ -421,7 +424,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
 
     The manifest lists every chunk written (``chunk_files``: chunk number ->
     ``[first game, games, checksum]``) and, after a resume, the chunks found
-    damaged and played again (``replayed_chunks``). It is rewritten at most
+    damaged and played again (``replayed_chunks``) and the games already on
+    disk when it resumed (``resumed_with_games``; ``wall_seconds`` and
+    ``games_per_second`` count this session's games only). It is rewritten at most
     every ``MANIFEST_EVERY`` seconds and at the end (then with the chunk an
     interruption caught just after its file was renamed into place), so only
     a killed process leaves a chunk file the manifest does not list, which
@@ -438,12 +443,16 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     done, replayed = prepare_directory(out, spec, force, resume) if out is not None else ({}, [])
     manifest = {**spec.identity(), **(manifest_extra or {}), **where,
                 "chunks_total": spec.chunks, "chunks_done": len(done), "games_done": 0, "complete": False,
-                **({"replayed_chunks": replayed} if replayed else {}), "chunk_files": {}}
+                **({"replayed_chunks": replayed} if replayed else {}),
+                **({"resumed_with_games": sum(record[1] for record in done.values())} if resume else {}),
+                "chunk_files": {}}
     frames = {}
     started = last_written = time.perf_counter()
     played = 0
     games_done = sum(record[1] for record in done.values())
     writing = None  # the chunk being written: an interruption can come after its file is renamed into place
+    if on_start:
+        on_start(games_done, spec.games)
 
     def record():
         manifest.update(chunks_done=len(done), games_done=games_done,
