@@ -123,8 +123,12 @@ def strategy_shares(name, table, fair_share):
 
 def score_distributions(name, seats, by="seat"):
     """Score histogram per seat (labelled with its strategy) or, with ``by="strategy"``, per strategy,
-    in % of that seat's or strategy's games."""
-    fig, ax = new_axes()
+    in % of that seat's or strategy's games.
+
+    Each group has its own small panel (at most four a row, on shared axes), so
+    seats whose scores are alike, as in a fair game, are not drawn on top of
+    one another.
+    """
     scores = seats["score"].to_numpy()
     lo, hi = float(scores.min()), float(scores.max())
     whole = np.allclose(scores, np.round(scores))
@@ -134,19 +138,28 @@ def score_distributions(name, seats, by="seat"):
         groups = [(seat_label(s, st), pl.col("seat") == s) for s, st in _lineup(seats)]
     else:
         groups = [(st, pl.col("strategy") == st) for st in sorted(seats["strategy"].unique().to_list())]
+    columns = min(len(groups), 4)
+    lines = -(-len(groups) // columns)
+    fig = MplFigure(figsize=(WIDTH, max(HEIGHT, 1.9 * lines + 0.8)), layout="constrained")
+    axes = fig.subplots(lines, columns, sharex=True, sharey=True, squeeze=False).ravel()
     rows = []
-    for label, which in groups:
+    for ax, (label, which) in zip(axes, groups):
         counts, _ = np.histogram(seats.filter(which)["score"].to_numpy(), bins=edges)
-        ax.stairs(100 * counts / counts.sum(), edges, label=label, linewidth=1.5)
+        ax.stairs(100 * counts / counts.sum(), edges, fill=True, color=BLUE, alpha=0.85)
+        ax.set_title(label, fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.set_axisbelow(True)
         rows += [(label, float(a), float(b), int(c)) for a, b, c in zip(edges[:-1], edges[1:], counts)]
-    ax.set_xlabel("final score")
-    ax.set_ylabel("games (%)")
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    for ax in axes[len(groups):]:
+        ax.set_visible(False)
+    axes[0].yaxis.set_major_formatter(PercentFormatter(decimals=0))
     if whole:
-        whole_ticks(ax.xaxis)
-    ax.set_title(f"Final score per {by}")
-    legend_outside(ax)
-    return Figure(name, f"How often each final score occurs, in % of each {by}'s games.", fig,
+        whole_ticks(axes[0].xaxis)
+    fig.supxlabel("final score", fontsize=10)
+    fig.supylabel("games (%)", fontsize=10)
+    fig.suptitle(f"Final score per {by}", fontsize=11)
+    return Figure(name, f"How often each final score occurs, in % of each {by}'s games, one panel per {by} "
+                        "on the same axes.", fig,
                   pl.DataFrame(rows, schema=[by, "score_from", "score_to", "games"], orient="row"))
 
 

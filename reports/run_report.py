@@ -103,17 +103,22 @@ def paired_section(seats, tag):
         "averages a deal's games before comparing deals; the deal's luck cancels out of the comparison."])
 
 
+ONE_LENGTH_METRICS = ("mean rounds", "sd of rounds")  # left out when every game lasted the same
 FEEL_FORMAT = {"close games": lambda v: pct(v, 2), "tie rate": lambda v: pct(v, 2), "games": text}
 
 
 def feel_section(seats, tag, by):
     """Score distributions per seat or per strategy (``by``), game length (in words when every game lasts
-    the same) and the game-feel summary with its 95% intervals."""
+    the same, and then without the length rows of the game-feel summary) and the game-feel summary with its
+    95% intervals."""
     dist = feel.length_distribution(seats)
+    summary = feel.summary(seats)
+    if dist.height == 1:  # "every game lasted N rounds" says it; a mean of N with an interval N to N only repeats it
+        summary = summary.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
 
     def shown(metric, value):
         return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
-    table = Table.of("Game feel (95% intervals)", feel.summary(seats), f"{tag}feel", {
+    table = Table.of("Game feel (95% intervals)", summary, f"{tag}feel", {
         "Measure": lambda r: r["metric"],
         "Value": lambda r: shown(r["metric"], r["value"]),
         "95% interval": lambda r: "" if r["low"] is None or r["low"] != r["low"] else
