@@ -99,6 +99,24 @@ def seat_edges(name, edges, margin=None, note="95% intervals"):
                   fig, edges.select("seat", "strategy", "edge", "lo", "hi"))
 
 
+def design_changes(name, changes, margin):
+    """Design B against design A: each seat's change in win share and the change in the largest seat edge,
+    B minus A in points, with their intervals around a zero line (no change).
+
+    ``changes`` has columns what, change, lo, hi (points); the largest edge
+    comes last, and ``margin`` shades the ± band its verdict calls no change.
+    """
+    fig, ax = new_axes(height=max(1.6, 0.42 * changes.height + 1.0))
+    edge_points(ax, changes["what"].to_list(), changes["change"], changes["lo"], changes["hi"], margin)
+    ax.set_xlabel("change, B minus A (percentage points of games won)")
+    ax.set_title("B against A")
+    legend_outside(ax)
+    return Figure(name, "Each seat's win share and the largest seat edge in B minus A, in percentage points, with "
+                        "simultaneous 95% intervals for the seats and a 95% interval for the largest edge; 0 is no "
+                        f"change, the grey band the ±{margin:g}-point margin of the verdict.",
+                  fig, changes.select("what", "a", "b", "change", "lo", "hi"))
+
+
 def seat_label(seat, strategy):
     """``"seat 0 (greedy)"``; a seat several strategies played (``"(rotated)"``) reads ``"seat 0 (rotated)"``."""
     return f"seat {seat} ({strategy.strip('()')})"
@@ -153,8 +171,7 @@ def score_distributions(name, seats, by="seat"):
     for ax in axes[len(groups):]:
         ax.set_visible(False)
     axes[0].yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    if whole:
-        whole_ticks(axes[0].xaxis)
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=4, integer=whole))  # narrow panels: few score ticks
     fig.supxlabel("final score", fontsize=10)
     fig.supylabel("games (%)", fontsize=10)
     fig.suptitle(f"Final score per {by}", fontsize=11)

@@ -131,6 +131,50 @@ def feel_section(seats, tag, by):
     return Section("Game feel", "feel", figures=figs + [length] * bool(length), text=words, tables=[table])
 
 
+COMPARED_KEYS = ("variant", "games", "seed", "strategies", "strategy_params", "rotate_seats")
+
+
+def differences(a, b, prefix=""):
+    """``[(dotted key, value in a, value in b)]`` for every key whose value differs, tables compared key by key."""
+    out = []
+    for key in sorted({*a, *b}, key=str):
+        where = f"{prefix}{key}"
+        va, vb = a.get(key), b.get(key)
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out += differences(va, vb, f"{where}.")
+        elif va != vb:
+            out.append((where, va, vb))
+    return out
+
+
+def comparison_section(path_a, path_b, margin):
+    """"B against A" for two runs of one game and player count: the verdict of ``analyses.compare``, the
+    figure of its changes and the settings and setup keys that differ. None when the runs cannot be compared
+    (another game or player count, too few games)."""
+    from analyses.compare import CompareError, compare
+
+    a, b = open_run(path_a), open_run(path_b)
+    try:
+        comparison = compare(a.seats, b.seats, a.manifest, b.manifest, margin)
+    except CompareError:
+        return None
+    rows = [(f"seat {c.name}", c) for c in comparison.seats] + [("largest seat edge", comparison.largest)]
+    changes = pl.DataFrame([{"what": what, "a": c.a, "b": c.b, "change": c.change, "lo": c.lo, "hi": c.hi}
+                            for what, c in rows])
+    differ = [(k, a.manifest.get(k), b.manifest.get(k)) for k in COMPARED_KEYS
+              if a.manifest.get(k) != b.manifest.get(k)]
+    differ += differences(a.manifest.get("setup") or {}, b.manifest.get("setup") or {}, "setup.")
+    table = Table("What differs between A and B", ["Setting", f"A ({a.name})", f"B ({b.name})"],
+                  [[key, text(va), text(vb)] for key, va, vb in differ])
+    said = [f"A is {a.name}, B is {b.name}; every change is B minus A.", f"{comparison.pairing[0].upper()}"
+            f"{comparison.pairing[1:]}."]
+    if not differ:
+        said.append("The two runs have the same settings and setup table.")
+    return Section(f"B against A: {b.name} against {a.name}", "compare", verdict=comparison.sentence(),
+                   figures=[figures.design_changes(f"{slug(a.name)}-{slug(b.name)}-changes", changes, margin)],
+                   text=said, tables=[table] if differ else [])
+
+
 def run_title(manifest, seats, name):
     """``"<game title>: N players, G games (D deals x R rotations) (<dir>)"``."""
     played = len(seats) // max(1, seats["seat"].n_unique())

@@ -56,3 +56,47 @@ def test_the_page_aligns_a_notes_column_as_one_even_where_a_note_begins_with_a_n
     body = page[page.index("<tbody>"):page.index("</tbody>")]
     classes = [cell.split('">')[0] for cell in body.split('<td class="')[1:]]
     assert ["t" in c.split() for c in classes] == [True, False, True] * 2
+
+
+@pytest.fixture(scope="module")
+def designs(tmp_path_factory):
+    """Two Forks designs on one seed (the second with two scoring destinations) and a 3-player run."""
+    root = tmp_path_factory.mktemp("designs")
+    api.simulate("forks", players=4, games=400, seed=5, out=root / "a")
+    api.simulate("forks", players=4, games=400, seed=5, setup={"deck": {"top": 2}}, out=root / "b")
+    api.simulate("forks", players=3, games=50, seed=5, out=root / "three")
+    return root
+
+
+def test_a_report_on_two_designs_opens_with_b_against_a(designs):
+    from reports.build import sections
+
+    a, b = designs / "a", designs / "b"
+    versus = run_report.comparison_section(a, b, 1.0)
+    assert versus.title == "B against A: b against a"
+    assert versus.verdict == api.compare(a, b, margin=1.0).sentence()
+    assert [f.name for f in versus.figures] == ["a-b-changes"]
+    data = versus.figures[0].data
+    assert data["what"].to_list() == ["seat 0", "seat 1", "seat 2", "seat 3", "largest seat edge"]
+    assert (data["lo"] <= data["change"]).all() and (data["change"] <= data["hi"]).all()
+    assert versus.tables[0].rows == [["setup.deck.top", "3", "2"]]
+    assert any(t.startswith("Paired: both runs used seed 5") for t in versus.text)
+    parts = [s.kind for s in sections([a, b])]
+    assert parts == ["run", "run"]  # sections() alone stacks; write_report puts the comparison first
+
+
+def test_the_written_report_puts_the_comparison_first_only_for_two_comparable_runs(designs, tmp_path):
+    from reports.build import write_report
+
+    page = write_report([designs / "a", designs / "b"], tmp_path / "ab.html").read_text()
+    assert page.index("B against A: b against a") < page.index("Forks: 2nd Edition: 4 players")
+    for dirs in ([designs / "a", designs / "three"], [designs / "a", designs / "b", designs / "a"]):
+        page = write_report(dirs, tmp_path / "other.html").read_text()
+        assert "B against A" not in page
+
+
+def test_differences_name_every_changed_key_of_nested_tables():
+    a = {"deck": {"top": 3, "values": [1, 2]}, "players": {"4": {"remove": 4}}, "same": 1}
+    b = {"deck": {"top": 2, "values": [1, 2]}, "players": {"4": {"remove": 5}, "6": {"remove": 1}}, "same": 1}
+    assert run_report.differences(a, b) == [("deck.top", 3, 2), ("players.4.remove", 4, 5),
+                                            ("players.6", None, {"remove": 1})]
