@@ -23,7 +23,7 @@ from reports.build import write_report
 from simulator import games as game_registry
 from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError
+from simulator.core.setup import SetupError, read_toml
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -90,6 +90,10 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
+    try:  # read like a setup table: a regular file, small, not nested deep
+        grid = read_toml(grid)
+    except SetupError as exc:
+        raise sweeps.GridError(f"grid: {str(exc).removeprefix('setup table: ')}") from None
     options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
     games = options.get("games", sweeps.DEFAULT_GAMES)
     api.check(game, **{**options, "games": games}, out=out)

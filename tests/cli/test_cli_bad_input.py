@@ -53,7 +53,8 @@ def special_files(tmp_path):
 @pytest.mark.parametrize("kind", ["fifo", "device", "null device"])
 @pytest.mark.parametrize("command", [["simulate", "forks", "--games", "1", "--setup"],
                                      ["unfair", "wishing-well", "--setup"], ["scenario"],
-                                     ["simulate", "forks", "--games", "1", "--param"]])
+                                     ["simulate", "forks", "--games", "1", "--param"],
+                                     ["sweep", "forks", "-o", "sweep", "--grid"]])
 def test_setup_files_that_are_not_regular_files_are_refused_without_blocking(tmp_path, monkeypatch, special_files,
                                                                             kind, command):
     monkeypatch.chdir(tmp_path)
