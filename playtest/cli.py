@@ -271,10 +271,18 @@ def _print_seat_table(m, summary, out, feel_table=None):
     for line in summary.until_ci_lines():
         console.print(line)
     if feel_table is not None:
+        import polars as pl
+
+        from reports.run_report import ONE_LENGTH_METRICS, feel_interval, feel_value
+
         console.print("game feel (95% intervals):")
+        length = feel_table.filter(pl.col("metric") == "mean rounds").rows(named=True)
+        if length and length[0]["low"] == length[0]["high"] == length[0]["value"]:  # every game lasted the same
+            console.print(f"  every game lasted {length[0]['value']:g} rounds")
+            feel_table = feel_table.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
         for r in feel_table.iter_rows(named=True):
-            interval = f" ({r['low']:.4g} to {r['high']:.4g})" if r["low"] is not None else ""
-            console.print(f"  {r['metric']}: {r['value']:.4g}{interval}; {r['note']}")
+            interval = f" ({feel_interval(r)})" if feel_interval(r) else ""
+            console.print(f"  {r['metric']}: {feel_value(r['metric'], r['value'])}{interval}; {r['note']}")
     speed = m.get("games_per_second")  # game indices per second: deals, in a rotated run
     unit = "deals" if m.get("rotate_seats") else "games"
     if speed and m.get("rotate_seats"):

@@ -107,6 +107,18 @@ ONE_LENGTH_METRICS = ("mean rounds", "sd of rounds")  # left out when every game
 FEEL_FORMAT = {"close games": lambda v: pct(v, 2), "tie rate": lambda v: pct(v, 2), "games": text}
 
 
+def feel_value(metric, value):
+    """A game-feel figure as shown: shares in %, counts whole, the rest with two decimals."""
+    return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
+
+
+def feel_interval(row):
+    """``"low to high"`` of a game-feel row (a dict of ``analyses.feel.summary``), empty without one."""
+    if row["low"] is None or row["low"] != row["low"]:
+        return ""
+    return f"{feel_value(row['metric'], row['low'])} to {feel_value(row['metric'], row['high'])}"
+
+
 def feel_section(seats, tag, by):
     """Score distributions per seat or per strategy (``by``), game length (in words when every game lasts
     the same, and then without the length rows of the game-feel summary) and the game-feel summary with its
@@ -115,14 +127,10 @@ def feel_section(seats, tag, by):
     summary = feel.summary(seats)
     if dist.height == 1:  # "every game lasted N rounds" says it; a mean of N with an interval N to N only repeats it
         summary = summary.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
-
-    def shown(metric, value):
-        return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
     table = Table.of("Game feel (95% intervals)", summary, f"{tag}feel", {
         "Measure": lambda r: r["metric"],
-        "Value": lambda r: shown(r["metric"], r["value"]),
-        "95% interval": lambda r: "" if r["low"] is None or r["low"] != r["low"] else
-        f"{shown(r['metric'], r['low'])} to {shown(r['metric'], r['high'])}",
+        "Value": lambda r: feel_value(r["metric"], r["value"]),
+        "95% interval": lambda r: feel_interval(r),
         "Note": lambda r: r["note"],
     })
     figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
