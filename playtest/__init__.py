@@ -11,6 +11,8 @@ from playtest import environment
 # before numba is imported anywhere: a bad NUMBA_NUM_THREADS is kept here and refused by every command
 ENVIRONMENT_PROBLEM = environment.set_aside(os.environ)
 
+__all__ = ["__version__", "api"]
+
 try:
     __version__ = version("playtest")
 except PackageNotFoundError:  # running from a source tree that is not installed

@@ -20,7 +20,7 @@ import click
 
 import playtest
 from playtest import api
-from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
+from playtest.cli_types import OutputPath, local_workers_type, margin_type, until_ci_type
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -170,8 +170,9 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--until-ci", type=FiniteRange(0, 1, min_open=True), default=None,
-              help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
+@click.option("--until-ci", type=until_ci_type(), default=None,
+              help="Stop once every seat's 95% win-share interval is within ± this many points (e.g. 0.5), "
+                   "after at least 30 games (30 deals with --rotate-seats).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
@@ -197,6 +198,7 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     if resume and (force or out is None):
         raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as progress:
         try:
@@ -231,20 +233,22 @@ def seat_table(title, table, edges):
     """The seat table as a rich ``Table`` that fits an 80-column terminal.
 
     Headers take two lines and only lines under the header separate the
-    columns; a long strategy name wraps in its own column, every figure
-    stays whole (four seats of Forks take 70 columns).
+    columns (four seats of Forks take 70 columns); a long strategy name, or
+    an edge whose interval is not symmetric ("-25.00 (-25.00 to +21.97)"),
+    wraps at a space within its column, so no figure is cut.
     """
     from rich import box
     from rich.table import Table
 
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("seat", "strategy", "win share\n(95% CI)", "edge, points\n(sim. 95%)", "fair\nshare", "mean score"):
-        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=col != "strategy",
+    edge = "edge, points\n(sim. 95%)"
+    for col in ("seat", "strategy", "win share\n(95% CI)", edge, "fair\nshare", "mean score"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=col not in ("strategy", edge),
                      overflow="fold")
     for r, e in zip(table.iter_rows(named=True), edges):
         t.add_row(str(r["seat"]), str(r["strategy"]),
                   f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                  f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
+                  e.short(), f"{100 * r['expected_share']:.1f}%",
                   f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
     return t
 
