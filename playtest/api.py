@@ -6,6 +6,7 @@
 """
 
 import contextlib
+import dataclasses
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,8 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     The size of the run (games, chunk size, memory, disk) is checked by
     ``simulator.core.batch.check_size``, which needs the output directory.
     """
+    if playtest.ENVIRONMENT_PROBLEM:
+        raise RunError(playtest.ENVIRONMENT_PROBLEM)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise RunError(f"the seed must be a whole number from 0 to 2**63-1 ({MAX_SEED}), got {seed!r}")
     g = game_registry.get(game)
@@ -100,7 +103,7 @@ def provenance():
 def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
-             scheduler=None, workers=None):
+             scheduler=None, workers=None, on_start=None):
     """Play ``games`` games and return the ``Run``.
 
     ``strategies`` is one name for every seat or one per seat in seat order;
@@ -114,6 +117,12 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     ``backend="dask"`` plays the chunks on a Dask cluster: the scheduler at
     ``scheduler`` ("tcp://host:port") or a local cluster of ``workers``
     processes (see docs/cluster.md); the rows are the same as locally.
+    ``on_progress(games done, games)`` is called after every chunk and
+    ``on_start`` (the same arguments) once the kernels are compiled, just
+    before the first chunk.
+    ``rotate_seats`` with one strategy in every seat plays each deal once
+    (every rotation would be the same game); the manifest then says
+    ``rotate_seats: false``.
     """
     if backend not in ("local", "dask"):
         raise RunError(f"unknown backend {backend!r} (choose local or dask)")
@@ -128,6 +137,8 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
+    if spec.rotate_seats and len(set(spec.strategies)) == 1:  # every rotation would replay the same games
+        spec = dataclasses.replace(spec, rotate_seats=False)
     check_size(spec, out)  # before the kernels are compiled
     stop = None
     if until_ci is not None:
@@ -143,7 +154,7 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
                                     manifest_extra={"title": spec.game.title, **provenance(),
                                                     **({"until_ci": until_ci} if until_ci else {})},
-                                    on_progress=on_progress, stop=stop)
+                                    on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
 
 

@@ -16,16 +16,16 @@ from click.core import ParameterSource
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
 from analyses import tournament as tournaments
-from analyses.runs import NotARun, check_files
+from analyses.runs import NotARun
 from analyses.verdict import DEFAULT_MARGIN, seat_verdict
-from playtest import api
-from playtest.cli_types import check_report_out, margin_type
+from playtest import api, run_checks
+from playtest.cli_types import OutputPath, check_report_out, margin_type
 from reports.build import write_report
 from reports.tournament_report import head_to_head, headline
 from simulator import games as game_registry
 from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError
+from simulator.core.setup import SetupError, read_toml
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -52,7 +52,7 @@ def margin_option(f):
 
 @click.command()
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), default="report.html", show_default=True,
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")
@@ -61,8 +61,10 @@ def margin_option(f):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
-    for d in dirs:
-        check_files(d)
+    run_checks.check_runs(dirs)
+    for line in run_checks.incomplete(dirs):
+        click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
+                   f"with --resume finishes it", err=True)
     path = write_report(dirs, out, fmt=fmt, margin=margin)
     click.echo(str(path))
 
@@ -71,7 +73,7 @@ def report(dirs, out, fmt, margin):
 @click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
 @click.option("--grid", required=True, type=click.Path(exists=True, dir_okay=False),
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the sweep (summary.csv, sweep.json, runs/).")
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
@@ -83,6 +85,10 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
+    try:  # read like a setup table: a regular file, small, not nested deep
+        grid = read_toml(grid)
+    except SetupError as exc:
+        raise sweeps.GridError(f"grid: {str(exc).removeprefix('setup table: ')}") from None
     options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
     games = options.get("games", sweeps.DEFAULT_GAMES)
     api.check(game, **{**options, "games": games}, out=out)
@@ -113,7 +119,7 @@ def sweep(game, grid, out, force, search, make_report, margin):
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Deals per lineup.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Run seed (0 to 2**63-1; the same deals for every lineup).")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
 @click.option("--force", is_flag=True,
               help="Replace an earlier tournament in --out (a folder holding only a tournament).")
@@ -129,7 +135,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     first when --margin is given (the question is then about seats), else
     after the strongest strategy and the standings.
     """
-    if len(set(strategies)) < 2:
+    twice = sorted({s for s in strategies if strategies.count(s) > 1})
+    if twice:
+        raise click.BadParameter(f"{', '.join(twice)} entered more than once; enter each strategy once",
+                                 param_hint="--strategy")
+    if len(strategies) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
     api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
     for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces
@@ -161,6 +171,7 @@ def compare(run_a, run_b, margin, as_json):
     and in the game-feel figures, B minus A, with paired intervals when both
     runs used the same seed (common random numbers), else unpaired ones.
     """
+    run_checks.check_runs([run_a, run_b])
     comparison = api.compare(run_a, run_b, margin=margin)
     if as_json:
         click.echo(json.dumps(comparison.to_dict(), indent=2))

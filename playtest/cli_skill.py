@@ -11,7 +11,7 @@ import click
 import tomli_w
 
 from playtest import api
-from playtest.cli_types import FiniteRange, margin_type
+from playtest.cli_types import FiniteRange, OutputPath, margin_type
 from simulator.core.batch import RunError
 from simulator import games as game_registry
 from simulator.core.search import P_HORIZON
@@ -41,7 +41,7 @@ def _points(share):
               help="The optimiser's first step size, in parameter units.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 10_001), default=0, show_default=True,
               help="Confirmation seed; evaluation i uses seed + 1 + i.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), required=True,
               help="TOML file for the tuned vector; use it with --param STRATEGY=@FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, seed, out, as_json):
@@ -120,7 +120,7 @@ def _edge_text(edge, lo, hi):
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
 @click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balance margin in points of win share.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the ladder's runs.")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the ladder's runs.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")

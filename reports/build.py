@@ -57,9 +57,14 @@ def write_report(paths, out, fmt="html", margin=DEFAULT_MARGIN):
     """Write the report for ``paths`` to ``out`` and return its path (see ``render``).
 
     ``margin`` (percentage points of win share) is what a run's verdict calls
-    balanced. A single directory's section title becomes the page title.
+    balanced. A single directory's section title becomes the page title; two
+    runs of one game and player count open with "B against A" (the second
+    against the first).
     """
     parts = sections(paths, margin)
+    if len(paths) == 2 and all(is_run(p) for p in paths):  # two designs: open with B against A
+        versus = run_report.comparison_section(*paths, margin)
+        parts = [versus, *parts] if versus is not None else parts
     title = "playtest report"
     if len(parts) == 1:
         title, parts[0].title = parts[0].title, ""
