@@ -247,6 +247,10 @@ def replay_run(path, *, game_index, rotation=None):
     except (KeyError, TypeError, ValueError) as exc:
         raise RunError(f"the manifest of {path} is damaged or from an older playtest ({exc}); "
                        f"replay with the options of the run instead") from None
+    engine_version = game_registry.get(game).engine_version
+    if m.get("engine_version") != engine_version:
+        raise RunError(f"the run {path} was played by {game} engine version {m.get('engine_version')}, this playtest "
+                       f"has version {engine_version}, whose games differ: its games cannot be replayed")
     if not isinstance(options["setup"], dict) or isinstance(chunk_size, bool) or chunk_size < 1 or games < 1:
         raise RunError(f"the manifest of {path} is damaged (its setup, games or chunk_size); replay with the "
                        f"options of the run instead")
