@@ -30,7 +30,7 @@ import pytest
 
 from playtest import api
 from simulator import games
-from simulator.core.rng import randint, seed_stream
+from simulator.core.rng import new_stream, randint
 from simulator.core.state import H_FINISHED, H_TO_MOVE, H_TRACE, HEAD, is_terminal, to_move
 from strategies.games import strategy_set
 
@@ -38,12 +38,6 @@ NAMES = games.names()
 NONE = np.empty(0, np.int64)
 OBS = 4096  # observation buffer larger than any game's; what a game does not write stays zero
 MAX_STEPS = 100_000  # a game longer than this is a game that does not end
-
-
-def stream(seed):
-    rng = np.empty(4, np.uint64)
-    seed_stream(rng, seed, 0, 0)
-    return rng
 
 
 class Engine:
@@ -191,7 +185,7 @@ def test_determinize_keeps_what_the_seat_sees_and_plays_on_to_a_legal_end(engine
     for i, (state, trace) in enumerate(engine.mid_game()):
         for seat in range(engine.players):
             world = engine.copy(state)
-            engine.verbs.determinize(world, engine.cfg.arrays, seat, stream(i * 10 + seat))
+            engine.verbs.determinize(world, engine.cfg.arrays, seat, new_stream(i * 10 + seat))
             np.testing.assert_array_equal(engine.observation(world, seat), engine.observation(state, seat))
             np.testing.assert_array_equal(world[0][:HEAD], state[0][:HEAD])  # to move, kind, trace, finished
             np.testing.assert_array_equal(world[1][1:], state[1][1:])        # the seats' streams
@@ -206,10 +200,10 @@ def test_determinize_depends_only_on_what_the_seat_has_seen(engine):
     for i, (state, _) in enumerate(engine.mid_game()):
         seat = int(to_move(state))
         other = engine.copy(state)
-        engine.verbs.determinize(other, engine.cfg.arrays, seat, stream(99))  # a world the seat cannot tell
+        engine.verbs.determinize(other, engine.cfg.arrays, seat, new_stream(99))  # a world the seat cannot tell
         a, b = engine.copy(state), engine.copy(other)
-        engine.verbs.determinize(a, engine.cfg.arrays, seat, stream(5))
-        engine.verbs.determinize(b, engine.cfg.arrays, seat, stream(5))
+        engine.verbs.determinize(a, engine.cfg.arrays, seat, new_stream(5))
+        engine.verbs.determinize(b, engine.cfg.arrays, seat, new_stream(5))
         moves_a, out_a = engine.play_out(a, NONE, uniform(i))
         moves_b, out_b = engine.play_out(b, NONE, uniform(i))
         assert moves_a == moves_b
@@ -249,7 +243,7 @@ def test_the_search_choice_never_changes_with_the_hidden_information(search):
         choices = set()
         for world in range(4):
             other = e.copy(state)
-            e.verbs.determinize(other, e.cfg.arrays, seat, stream(1000 + world))
+            e.verbs.determinize(other, e.cfg.arrays, seat, new_stream(1000 + world))
             choices.add(search.decide(other))
         assert len(choices) == 1, choices
 

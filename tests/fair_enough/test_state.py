@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from simulator.core.rng import seed_stream
+from simulator.core.rng import new_stream
 from simulator.core.state import H_KIND, H_TO_MOVE
 from simulator.fair_enough import engine
 from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGET, COLLECT, G_FINISHED, G_ROUNDS,
@@ -46,12 +46,6 @@ def outputs(state, config):
            np.zeros(len(GAME_COLUMNS), np.int32))
     engine.result(state, config.arrays, *out)
     return out
-
-
-def stream(seed):
-    rng = np.zeros(4, np.uint64)
-    seed_stream(rng, seed, 0, 0)
-    return rng
 
 
 def observation(state, config, seat):
@@ -126,7 +120,7 @@ def test_a_determinized_state_is_legal_and_keeps_what_the_seat_has_seen(players,
     play(before, config, np.random.default_rng(game), steps)
     after = engine.new_state(config.arrays, np.zeros((players, 1)))
     engine.copy_state(before, after)
-    engine.determinize(after, config.arrays, seat, stream(game))
+    engine.determinize(after, config.arrays, seat, new_stream(game))
     # what the seat sees, and everything public, is unchanged
     assert (observation(before, config, seat) == observation(after, config, seat)).all()
     for k in (HEAD, DISCARD, ROW, PLACED, COLL, PUB, COUNTS):
@@ -174,7 +168,7 @@ def test_determinize_draws_every_hidden_arrangement_equally_often():
     cells = {perm: i for i, perm in enumerate(itertools.permutations(hidden))}
     times = sorted(config.arrays[3].tolist())
     work = engine.new_state(config.arrays, np.zeros((2, 1)))
-    rng = stream(99)
+    rng = new_stream(99)
     arrangement, first_time = np.zeros(len(cells)), np.zeros(len(times))
     draws = 12_000
     for _ in range(draws):

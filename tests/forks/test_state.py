@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from playtest import api
-from simulator.core.rng import seed_stream
+from simulator.core.rng import new_stream
 from simulator.core.setup import SetupError
 from simulator.core.state import H_KIND, H_TO_MOVE, H_TRACE
 from simulator.forks import GAME
@@ -23,12 +23,6 @@ from simulator.forks.reference import replay
 from strategies.forks import strategy_set
 
 MIXED = ["greedy", "leader", "pusher", "hedger", "random", "greedy"]
-
-
-def stream(seed):
-    rng = np.empty(4, np.uint64)
-    seed_stream(rng, seed, 0, 0)
-    return rng
 
 
 def random_action(state, cfg, rng):
@@ -139,7 +133,7 @@ def test_determinized_state_keeps_what_the_seat_saw_and_plays_on_as_a_legal_game
     rng = np.random.default_rng(draw)
     state, trace = started(cfg, game, int(progress * (2 * players * cfg.info["rounds"] - 1)), rng)
     before, held = seen(cfg, state, seat), known_held(cfg, state, seat)
-    E.determinize(state, cfg.arrays, seat, stream(draw))
+    E.determinize(state, cfg.arrays, seat, new_stream(draw))
     assert seen(cfg, state, seat) == before
     right = (seat + 1) % players
     holding = set(state[S_HAND][right, :state[S_HAND_N][right]].tolist()) | {int(state[S_MARKET][state[0][H_ROUND],
@@ -164,7 +158,7 @@ def test_determinize_resamples_the_other_seats_hands():
     hands = set()
     for k in range(30):
         E.copy_state(state, work)
-        E.determinize(work, cfg.arrays, 0, stream(k))
+        E.determinize(work, cfg.arrays, 0, new_stream(k))
         hands.add(tuple(work[S_HAND][1, :work[S_HAND_N][1]].tolist()))
         assert work[S_HAND][0].tolist() == state[S_HAND][0].tolist()
     assert len(hands) > 20
@@ -215,7 +209,7 @@ def test_determinize_draws_each_hidden_arrangement_with_its_posterior_frequency(
     n = 600 * len(truth)
     for k in range(n):
         E.copy_state(state, work)
-        E.determinize(work, cfg.arrays, 1, stream(k))
+        E.determinize(work, cfg.arrays, 1, new_stream(k))
         hand = tuple(work[S_HAND][0, :work[S_HAND_N][0]].tolist())
         draws[(hand, int(work[S_MARKET][0, 0]), tuple(sorted(work[S_DECK][:2].tolist())))] += 1
     assert set(draws) == set(truth)
