@@ -14,16 +14,13 @@ import click
 
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
-from analyses import tournament as tournaments
-from analyses.runs import NotARun, check_files
-from analyses.verdict import DEFAULT_MARGIN, seat_verdict
+from analyses.runs import NotARun
+from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
 from playtest.cli_types import check_report_out, margin_type
 from reports.build import write_report
 from simulator import games as game_registry
-from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -66,10 +63,7 @@ def _show(frame, columns, playable_only=False):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
-    for d in dirs:
-        check_files(d)
-    path = write_report(dirs, out, fmt=fmt, margin=margin)
-    click.echo(str(path))
+    click.echo(str(api.report(dirs, out, fmt=fmt, margin=margin)))
 
 
 @click.command()
@@ -88,23 +82,13 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
-    options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
-    games = options.get("games", sweeps.DEFAULT_GAMES)
-    api.check(game, **{**options, "games": games}, out=out)
-    if search and options.get("seed", 0) > MAX_SEED - sweeps.CONFIRM_SEED_OFFSET:
-        raise sweeps.GridError(f"grid: with --search the seed must be at most {MAX_SEED - sweeps.CONFIRM_SEED_OFFSET} "
-                               f"(the confirmation games use seed + {sweeps.CONFIRM_SEED_OFFSET:,})")
-    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
-        summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
-                               unplayable=(SetupError,), margin=margin)
-        sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
-    manifest, _ = sweeps.load(out)
-    axes = [a["label"] for a in manifest["axes"]]
-    _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
-                    "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    result = api.sweep(game, grid, out=out, force=force, search=search, margin=margin)
+    summary = result.frame
+    _show(summary, ["config", "phase", "stage", *result.info["axes"], "games", "verdict", "max_edge", "max_edge_lo",
+                    "max_edge_hi", "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
-    for line in sweeps.best_lines(summary, axes, margin):
+    for line in result.info["best_lines"]:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
@@ -134,16 +118,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     """
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
-    api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
-    for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces
-        api.check(game, players=players, seed=seed, games=games, strategies=lineup, rotate_seats=True, out=out)
-    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
-        tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
-                         force=force)
-    _, seats = tournaments.load(out)
-    _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
-                                         "rating_low", "rating_high"])
-    for line in seat_verdict(seats, margin).lines():
+    result = api.tournament(game, list(strategies), players=players, games=games, seed=seed, out=out, force=force,
+                            margin=margin)
+    _show(result.frame, ["strategy", "games", "win_share", "win_low", "win_high", "rating", "rating_low",
+                         "rating_high"])
+    for line in result.verdict.lines():
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
