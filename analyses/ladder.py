@@ -21,7 +21,9 @@ reads them back.
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
+from scipy import special
 
 from analyses import paired
 from analyses.runs import open_run
@@ -116,3 +118,39 @@ def seat_edges(path, margin=1.0):
             verdict = seat_verdict(open_run(path / entry["run"]).seats, margin)
             rows += [{"budget": entry["budget"], **edge.to_dict()} for edge in verdict.edges]
     return pl.DataFrame(rows)
+
+
+def paired_change(difference, confidence=0.95):
+    """``(mean, lo, hi)`` of per-deal differences, deals on the last axis (a t interval, each deal one
+    unit; works on batches); nan with fewer than two deals."""
+    d = np.asarray(difference, dtype=float)
+    n = d.shape[-1]
+    if n < 2:
+        nan = np.full(d.shape[:-1], np.nan)
+        return nan, nan, nan
+    mean = d.mean(axis=-1)
+    half = special.stdtrit(n - 1, 0.5 + confidence / 2) * d.std(axis=-1, ddof=1) / np.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def first_edge_change(path, confidence=0.95):
+    """The change in the first seat's edge from the lowest to the highest budget, in points, with its
+    ``confidence`` interval: ``(change, lo, hi)``.
+
+    Both seat-advantage runs played the same deals (one seed, game ``i`` the
+    same cards at every level), so the change is the mean over deals of the
+    first seat's win at the top budget minus its win at the bottom one, and
+    its interval comes from the spread of those differences: a test of "no
+    change" at level ``1 - confidence`` that cancels the luck the levels share.
+    """
+    path = Path(path)
+    manifest = json.loads((path / MANIFEST).read_text())
+    runs = {(e["budget"], e["kind"]): e for e in manifest["runs"]}
+
+    def first_seat(budget):
+        seats = open_run(path / runs[budget, "seats"]["run"]).seats
+        return seats.filter(pl.col("seat") == 0).select("game", pl.col("win").cast(pl.Float64))
+
+    both = first_seat(manifest["levels"][0]).join(first_seat(manifest["levels"][-1]), on="game", suffix="_top")
+    change, lo, hi = paired_change((both["win_top"] - both["win"]).to_numpy(), confidence)
+    return 100 * float(change), 100 * float(lo), 100 * float(hi)

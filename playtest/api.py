@@ -433,7 +433,8 @@ def tournament(game, strategies, *, players, games=10_000, seed=0, out, force=Fa
     -------
     Result
         ``frame``: win share and Bradley-Terry rating of each strategy with 95% intervals; ``verdict``: the seat
-        verdict over every lineup (seats rotated, so it measures seat advantage under mixed strategies).
+        verdict over every lineup (seats rotated, so it measures seat advantage under mixed strategies);
+        ``info``: ``manifest`` and ``seats`` (every lineup's rows).
 
     Raises
     ------
@@ -459,7 +460,8 @@ def tournament(game, strategies, *, players, games=10_000, seed=0, out, force=Fa
     with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
         tournaments.play(simulate, game, strategies, out, players=players, games=games, seed=seed, force=force)
     manifest, seats = tournaments.load(out)
-    return Result(tournaments.standings(seats), seat_verdict(seats, margin), Path(out), {"manifest": manifest})
+    return Result(tournaments.standings(seats), seat_verdict(seats, margin), Path(out),
+                  {"manifest": manifest, "seats": seats})
 
 
 def sweep(game, grid, *, out, force=False, search=False, margin=1.0):
