@@ -211,6 +211,10 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
         if manifest_a.get(key) != manifest_b.get(key):
             raise CompareError(f"the runs differ in {key} ({manifest_a.get(key)} against {manifest_b.get(key)}); "
                                "compare two runs of the same game and player count")
+    version_a, version_b = manifest_a.get("engine_version"), manifest_b.get("engine_version")
+    if version_a != version_b:
+        raise CompareError(f"the runs were played by different {manifest_a['game']} engines (version {version_a} "
+                           f"against {version_b}), whose games may differ; play both with the same playtest")
     players = int(manifest_a["players"])
     deals_a, deals_b = deal_table(seats_a, players), deal_table(seats_b, players)
     if deals_a.height < 2 or deals_b.height < 2:

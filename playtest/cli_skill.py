@@ -1,6 +1,6 @@
 """The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder`` and ``restrict``.
 
-Thin, like the rest of the command line: the work is in ``analyses``.
+Thin, like the rest of the command line: each command is a call to ``playtest.api``.
 """
 
 import json
@@ -8,14 +8,10 @@ import math
 from pathlib import Path
 
 import click
-import tomli_w
 
 from playtest import api
 from playtest.cli_types import FiniteRange, OutputPath, margin_type
-from simulator.core.batch import RunError
 from simulator import games as game_registry
-from simulator.core.search import P_HORIZON
-from strategies.games import strategy_set
 
 
 def game_argument(f):
@@ -46,39 +42,18 @@ def _points(share):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, seed, out, as_json):
     """Tune STRATEGY's parameter vector against a field with seats rotated, then confirm it on fresh deals."""
-    from analyses.tune import tune as run_tune
-
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    _, s = sset.get(strategy)
-    sset.get(field)
-    if not s.params:
-        raise RunError(f"strategy {strategy!r} has no parameters to tune")
-    if field == strategy:
-        raise RunError(f"the field must be another strategy than the one tuned ({strategy!r})")
-    if Path(out).exists():
-        raise RunError(f"{out} already exists; choose another file for the tuned vector")
-    if not Path(out).absolute().parent.is_dir():
-        raise RunError(f"cannot write {out}: the folder {Path(out).absolute().parent} does not exist")
-    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
-    api.check(game, players=players, games=max(deals, confirm_deals), seed=seed,
-              strategies=[strategy] + [field] * (players - 1), rotate_seats=True)
 
     def progress(done, total, share):
         if not as_json:
             click.echo(f"evaluation {done}/{total}: win share {100 * share:.2f}%", err=True)
 
-    r = run_tune(api.simulate, game, strategy, list(s.params), field=field, players=players, budget=budget,
-                 deals=deals, confirm_deals=confirm_deals, seed=seed, sigma=sigma, on_evaluation=progress)
+    result = api.tune(game, strategy, field=field, out=out, players=players, budget=budget, deals=deals,
+                      confirm_deals=confirm_deals, sigma=sigma, seed=seed, on_evaluation=progress)
+    r = result.info["tune"]
     better = r.gain.lo > 0
     worse = r.gain.hi < 0
-    Path(out).write_text(f"# playtest tune {game} {strategy} --field {field} --players {players} --seed {seed}\n"
-                         + tomli_w.dumps({"game": game, "strategy": strategy, "params": r.tuned,
-                                          "field": field, "players": players,
-                                          "confirmed_gain_points": round(100 * r.gain.mean, 3),
-                                          "confirmed_gain_interval_points": [round(100 * r.gain.lo, 3),
-                                                                             round(100 * r.gain.hi, 3)]}))
     if as_json:
         click.echo(json.dumps({**r.to_dict(), "out": str(out)}, indent=2))
         return
@@ -126,37 +101,23 @@ def _edge_text(edge, lo, hi):
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def ladder(game, players, first, levels, deals, field, horizon, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
-    from analyses import ladder as ladders
     from reports.build import write_report
 
     g = game_registry.get(game)
-    players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    field = field or sset.strongest
-    sset.get(field)
-    if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
-        raise RunError(f"output directory {out} already exists; choose another")
-    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
-    budgets = ladders.budgets(first, levels)
-    top = f"mcts@{budgets[-1]}"
-    top_vector = sset.search_vector(top, horizon)
-    api.check(game, players=players, seed=seed, games=deals * players, out=out,
-              strategies=[top] + [field] * (players - 1), params={top: top_vector})
-    total = 3 * levels
 
-    def progress(done, _):
+    def progress(done, total):
         if not as_json:
             click.echo(f"run {done}/{total}", err=True)
 
-    ladders.play(api.simulate, game, out, players=players, levels=budgets, deals=deals, seed=seed, field=field,
-                 vector=lambda name: sset.search_vector(name, horizon), horizon=top_vector[P_HORIZON], on_run=progress)
-    _, table = ladders.table(out, margin)
+    result = api.ladder(game, out=out, players=players, first=first, levels=levels, deals=deals, field=field,
+                        horizon=horizon, seed=seed, margin=margin, on_run=progress)
+    table, field, players = result.frame, result.info["field"], result.info["manifest"]["players"]
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
     click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget, horizon {top_vector[P_HORIZON]:g}) against the level below, against {field}, and the seat "
+               f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and the seat "
                f"advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
     click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
                f"{'largest seat edge':>28}  verdict")
@@ -190,24 +151,18 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_json):
     """How much is an option worth? A player forbidden CLASS against unrestricted copies, seats rotated."""
-    from analyses import restrict as restricted
-
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    agent_vector = sset.search_vector(agent, horizon)
-    api.check(game, players=players, seed=seed, games=deals, strategies=[agent], params={agent: agent_vector})
-    lineup = restricted.lineup(agent, classes, players)
-    params = {n: sset.search_vector(n, horizon) for n in set(lineup)}
-    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True,
-                       params=params)
-    r = restricted.cost(run.seats(), lineup[0], players, margin)
+    result = api.restrict(game, list(classes), agent=agent, players=players, deals=deals, horizon=horizon, seed=seed,
+                          margin=margin)
+    r, lineup, horizon = result.info, result.info["lineup"], result.info["horizon"]
     if as_json:
         click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
-                               "horizon": agent_vector[P_HORIZON], "seed": seed, **r}, indent=2))
+                               "horizon": horizon, "seed": seed,
+                               **{k: v for k, v in r.items() if k not in ("lineup", "horizon")}}, indent=2))
         return
     click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
-               f"{lineup[0]} against {players - 1} x {agent} (horizon {agent_vector[P_HORIZON]:g})")
+               f"{lineup[0]} against {players - 1} x {agent} (horizon {horizon:g})")
     click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
                f"{100 / players:.1f}%")
     click.echo(f"  {r['reading']}")

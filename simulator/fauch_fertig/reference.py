@@ -132,6 +132,11 @@ class Result:
     winners: list
     events: list
 
+    @property
+    def scores(self):
+        """The game's scores per seat, as the kernel writes them (the engine contract reads them): eggs placed."""
+        return self.placed
+
 
 # ---------------------------------------------------------------- sources of chance and choices
 

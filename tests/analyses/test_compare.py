@@ -71,6 +71,8 @@ def test_compare_frames_pairs_runs_of_one_seed():
     assert {c.name for c in other.feel} >= {"mean score spread", "tie rate"}
     with pytest.raises(compare.CompareError, match="differ in players"):
         compare.compare(seats, seats, manifest, {**manifest, "players": 4})
+    with pytest.raises(compare.CompareError, match="different g engines \\(version 1 against 2\\)"):
+        compare.compare(seats, seats, {**manifest, "engine_version": "1"}, {**manifest, "engine_version": "2"})
     assert pl.DataFrame(same.to_dict()["seats"]).height == 3
 
 
