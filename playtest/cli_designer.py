@@ -1,0 +1,123 @@
+"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side).
+
+Thin, like the rest of the command line: the work is in ``analyses.survey``
+and ``reports.survey_report``. Bad input (a player count the table lacks, an
+output directory holding other files) is one ``error:`` line, exit code 2,
+nothing written.
+"""
+
+import json
+import tempfile
+from pathlib import Path
+
+import click
+
+from analyses import survey as surveys
+from analyses.verdict import DEFAULT_MARGIN
+from playtest import api
+from playtest.cli import run_arguments
+from playtest.cli_types import margin_type
+from simulator import games as game_registry
+from simulator.core import rundir
+from simulator.core.batch import MAX_SEED, RunError
+from simulator.core.setup import read_toml
+
+
+def _counts(text, game, setup, variant):
+    """``--players 2,3,4`` as a list of ints, or every count of the setup table when not given."""
+    g = game_registry.get(game)
+    if text is None:
+        return surveys.table_counts(g, read_toml(setup) if setup else None, variant)
+    try:
+        counts = sorted({int(part) for part in text.split(",")})
+    except ValueError:
+        raise RunError(f"--players {text!r} is not a list of whole numbers such as 2,3,4") from None
+    return counts
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", "counts", default=None, metavar="N,N,...",
+              help="Player counts to compare [default: every count of the setup table].")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=surveys.DEFAULT_GAMES, show_default=True,
+              help="Games per player count (deals, with --rotate-seats).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Run seed.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+              help="One strategy for every seat; with --rotate-seats, several rotated over the seats.")
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+              help="Directory for the survey (survey.json, summary.csv, runs/, report.html) [default: none kept].")
+@click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted survey in --out.")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html (with --out).")
+@click.option("--json", "as_json", is_flag=True, help="Print the recommendation and one object per count as JSON.")
+def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
+           resume, threads, margin, make_report, as_json):
+    """Compare every player count of GAME side by side: seat verdict, first seat's edge, largest edge, game
+    length, close games, ties and lead changes, each with its interval, and a recommendation sentence."""
+    if len(strategies) > 1 and not rotate_seats:
+        raise RunError("a survey plays one kind of lineup at every count: give one --strategy, or several "
+                       "with --rotate-seats")
+    if force and resume:
+        raise RunError("--force and --resume exclude each other")
+    if resume and out is None:
+        raise RunError("--resume needs the --out directory of the interrupted survey")
+    player_counts = _counts(counts, game, setup, variant)
+    if not player_counts:
+        raise RunError(f"the setup table of {game} has no player count to survey")
+    args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    args.pop("players")
+    for n in player_counts:  # every count refused now (a count the table lacks), before anything is written
+        api.check(game, **{**args, "players": n, "games": games, "strategies": _lineup(strategies, n, rotate_seats)},
+                  out=None if out is None else Path(out) / "runs" / surveys.run_name(n))
+
+    def playing(n):
+        if not as_json:
+            click.echo(f"playing {n} players ({games:,} {'deals' if rotate_seats else 'games'})", err=True)
+
+    def simulate(game_name, *, players, **options):
+        return api.simulate(game_name, players=players, threads=threads,
+                            **{**options, "strategies": _lineup(strategies, players, rotate_seats)})
+
+    play = dict(games=games, margin=margin, on_count=playing, **{k: v for k, v in args.items() if k != "strategies"})
+    with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
+        target = Path(out) if out is not None else Path(scratch) / "survey"
+        if resume:
+            rundir.refuse_foreign(target, surveys.LAYOUT, "resume the survey in")
+            summary = surveys.survey(simulate, game, player_counts, target, resume=True, **play)
+        else:
+            with rundir.claim(target, surveys.LAYOUT, force=force):
+                summary = surveys.survey(simulate, game, player_counts, target, **play)
+        sentence = surveys.recommendation(summary.to_dicts(), margin)
+        report = None
+        if out is not None and make_report:
+            from reports.build import write_report
+
+            report = write_report([target], target / "report.html", margin=margin)
+    if as_json:
+        click.echo(json.dumps({"game": game, "margin": margin, "recommendation": sentence,
+                               "counts": [surveys.json_row(r) for r in summary.to_dicts()]}, indent=2))
+        return
+    for line in surveys.table_lines(summary):
+        click.echo(line)
+    click.echo(sentence)
+    if report is not None:
+        click.echo(str(report))
+
+
+def _lineup(strategies, players, rotate_seats):
+    """One strategy in every seat, or (with --rotate-seats) the list repeated to fill the seats."""
+    if len(strategies) == 1 or not rotate_seats:
+        return list(strategies)
+    if len(strategies) > players:
+        raise RunError(f"{len(strategies)} strategies cannot rotate over {players} seats; survey counts of at "
+                       f"least {len(strategies)} players with --players")
+    return [strategies[s % len(strategies)] for s in range(players)]
