@@ -39,7 +39,7 @@ from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED
                                           OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_SIZE, OBS_START,
                                           OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
                                           R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, S_FIRST,
-                                          SEAT_COLUMNS, SOLD_OUT, T_PLACE, T_SECURE, T_TAKE, TARGET)
+                                          SEAT_COLUMNS, SOLD_OUT, STANDING_SCALE, T_PLACE, T_SECURE, T_TAKE, TARGET)
 from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT,
                                          HD_PENDING, HD_RECORD, HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START,
                                          HD_TIME, HD_TURN, HD_ZERO, N_HEAD, close_fair, collect_options, draw, emit,
@@ -47,6 +47,7 @@ from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, 
                                          target_options, time_after, to_hand, view)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
+STANDING_POINT = STANDING_SCALE  # standing units per point of score (simulator.core.seat_bonus)
 
 
 @nb.njit(cache=True)

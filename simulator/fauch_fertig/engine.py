@@ -49,6 +49,7 @@ ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compil
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
 GAME_COLUMNS = ("rounds", "finished")
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
+STANDING_POINT = STANDING_COINS  # standing units per point of score (simulator.core.seat_bonus)
 STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
