@@ -38,8 +38,9 @@ KNOBS = {"seat_bonus": dict(step=0.5, low=-10.0, high=10.0, unit="points", shift
 
 @dataclass
 class Compensation:
-    """What ``compensate`` found: the knob's values per seat, their intervals (None for the held seat 0,
-    or where the interval reaches the searched range, the end is that bound and ``open`` says which end),
+    """What ``compensate`` found: the knob's values per seat, their intervals (None for the held seat 0 and
+    where no grid value passes, ``open_ends`` then ["none"]; where the interval reaches the searched range,
+    the end is that bound and ``open_ends`` says which end),
     the confirmed ``Verdict``, whether the search found values inside the range, and the seeds."""
 
     knob: str
@@ -70,6 +71,9 @@ class Compensation:
                 f"seat 0 held). Confirmed on seed {self.confirmation_seed}: {self.verdict.sentence()}")
 
     def _interval(self, seat):
+        if "none" in self.open_ends[seat]:
+            return ("no grid value: on the fresh deals even this one leaves the seat's edge interval off 0, so "
+                    "the step is too coarse for this margin or the search deals misled it")
         lo = f"{self.low[seat]:g}" + (" or less" if "low" in self.open_ends[seat] else "")
         hi = f"{self.high[seat]:g}" + (" or more" if "high" in self.open_ends[seat] else "")
         return f"{lo} to {hi}"
@@ -134,7 +138,8 @@ def _solve_seat(play, values, seat, grid, seed):
 
 def _bound_end(play, values, seat, grid, seed, confidence, upper):
     """The last grid index (from the found value outwards) at which ``seat``'s simultaneous interval still
-    contains 0, by bisection; and whether that is the grid's end."""
+    contains 0, by bisection, and whether that is the grid's end; ``(None, False)`` when even the found value's
+    interval excludes 0."""
     start = int(np.argmin(np.abs(grid - values[seat])))
 
     def covers(i):
@@ -144,11 +149,11 @@ def _bound_end(play, values, seat, grid, seed, confidence, upper):
         return lo[seat] <= 0 <= hi[seat]
 
     end = len(grid) - 1 if upper else 0
+    if not covers(start):
+        return None, False
     if covers(end):
         return end, True
-    inside, outside = start, end  # covers(inside) holds (or the found value is already outside: then itself)
-    if not covers(inside):
-        return inside, False
+    inside, outside = start, end
     while abs(outside - inside) > 1:
         mid = (inside + outside) // 2
         if covers(mid):
@@ -185,6 +190,9 @@ def compensate(evaluate, players, *, knob="seat_bonus", start=None, low=None, hi
     if found:
         for seat in range(1, players):
             lo_i, lo_open = _bound_end(play, values, seat, grid, confirm, confidence, upper=False)
+            if lo_i is None:
+                ends[seat] = ["none"]
+                continue
             hi_i, hi_open = _bound_end(play, values, seat, grid, confirm, confidence, upper=True)
             lows[seat], highs[seat] = float(grid[lo_i]), float(grid[hi_i])
             ends[seat] = ["low"] * lo_open + ["high"] * hi_open

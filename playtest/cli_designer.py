@@ -1,9 +1,11 @@
-"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side).
+"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side) and
+``compensate`` (the seat compensation that makes a player count fair).
 
 Thin, like the rest of the command line: the work is in ``analyses.survey``
-and ``reports.survey_report``. Bad input (a player count the table lacks, an
-output directory holding other files) is one ``error:`` line, exit code 2,
-nothing written.
+, ``analyses.compensate`` and ``reports.survey_report``. Bad input (a player
+count the table lacks, a knob that is not per-seat, an output directory
+holding other files, ``--out`` over an existing file) is one ``error:``
+line, exit code 2, nothing written.
 """
 
 import json
@@ -13,10 +15,12 @@ from pathlib import Path
 import click
 
 from analyses import survey as surveys
+from analyses.compensate import CONFIRM_OFFSET
 from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
 from playtest.cli import run_arguments
-from playtest.cli_types import margin_type
+from playtest.cli_types import FiniteRange, margin_type
+from reports.section import compact_toml
 from simulator import games as game_registry
 from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
@@ -83,19 +87,16 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         if not as_json:
             click.echo(f"playing {n} players ({games:,} {'deals' if rotate_seats else 'games'})", err=True)
 
-    def simulate(game_name, *, players, **options):
-        return api.simulate(game_name, players=players, threads=threads,
-                            **{**options, "strategies": _lineup(strategies, players, rotate_seats)})
-
-    play = dict(games=games, margin=margin, on_count=playing, **{k: v for k, v in args.items() if k != "strategies"})
+    play = dict(counts=player_counts, games=games, margin=margin, on_count=playing, threads=threads,
+                **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
         if resume:
             rundir.refuse_foreign(target, surveys.LAYOUT, "resume the survey in")
-            summary = surveys.survey(simulate, game, player_counts, target, resume=True, **play)
+            summary = api.survey(game, out=target, resume=True, **play)
         else:
             with rundir.claim(target, surveys.LAYOUT, force=force):
-                summary = surveys.survey(simulate, game, player_counts, target, **play)
+                summary = api.survey(game, out=target, **play)
         sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
         if out is not None and make_report:
@@ -121,3 +122,77 @@ def _lineup(strategies, players, rotate_seats):
         raise RunError(f"{len(strategies)} strategies cannot rotate over {players} seats; survey counts of at "
                        f"least {len(strategies)} players with --players")
     return [strategies[s % len(strategies)] for s in range(players)]
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="The player count to compensate.")
+@click.option("--knob", default="seat_bonus", show_default=True,
+              help="The per-seat key of the [players.N] row to solve for (seat_bonus, or e.g. start_coins in "
+                   "fauch-fertig).")
+@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Games (deals, with --rotate-seats) per evaluation and for the confirmation.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED - CONFIRM_OFFSET), default=0, show_default=True,
+              help=f"Search seed; the confirmation plays seed + {CONFIRM_OFFSET:,}.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+              help="Strategy name; once for every seat, or once per seat.")
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--low", type=FiniteRange(-1e6, 1e6), default=None,
+              help="Lowest knob value searched per seat [seat_bonus: -10 relative to seat 0; start_coins: 0].")
+@click.option("--high", type=FiniteRange(-1e6, 1e6), default=None,
+              help="Highest knob value searched per seat [seat_bonus: 10; start_coins: 20].")
+@click.option("--step", type=FiniteRange(0, 1e6, min_open=True), default=None,
+              help="Grid step of the search [seat_bonus: 0.5 points; other knobs: 1].")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Write the compensated setup table (a FILE.toml that simulate --setup accepts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def compensate(game, players, knob, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
+               low, high, step, threads, margin, out, as_json):
+    """Find the per-seat compensation (points added to each seat's final score, or a per-seat knob such as
+    start_coins) that brings every seat's edge inside the margin, confirmed on a fresh seed."""
+    if out is not None:
+        _check_toml_out(out)
+    if low is not None and high is not None and low >= high:
+        raise RunError(f"--low {low:g} must be below --high {high:g}")
+    if knob != "seat_bonus" and step is not None and step != round(step):
+        raise RunError(f"--step {step:g}: {knob} takes whole numbers")
+    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    args.pop("seed")
+
+    def progress(values, run_seed):
+        if not as_json:
+            stage = "confirm" if run_seed != seed else "search"
+            click.echo(f"{stage}: {knob} = [{', '.join(f'{v:g}' for v in values)}]", err=True)
+
+    found, table = api.compensate(game, knob=knob, games=games, seed=seed, threads=threads, margin=margin, low=low,
+                                  high=high, step=step, on_evaluation=progress, **args)
+    if out is not None:
+        Path(out).write_text(f"# playtest compensate {game} --players {players} --knob {knob} --seed {seed}\n"
+                             + compact_toml(table))
+    if as_json:
+        click.echo(json.dumps({**found.to_dict(), "out": out}, indent=2))
+        return
+    click.echo(found.sentence())
+    click.echo(f"searched on seed {seed} ({found.evaluations} evaluations of {games:,} games); setup-table lines "
+               f"to paste:")
+    click.echo(found.snippet(), nl=False)
+    if out is not None:
+        click.echo(f"written to {out} (use it with --setup {out})")
+
+
+def _check_toml_out(out):
+    """Refuse an ``--out`` that is not a new ``.toml`` file in an existing folder (never over a user's file)."""
+    path = Path(out)
+    if path.suffix != ".toml":
+        raise RunError(f"--out {out}: give a file name ending in .toml")
+    if path.exists():
+        raise RunError(f"--out {out} already exists; choose a new file (playtest does not write over it)")
+    if not path.absolute().parent.is_dir():
+        raise RunError(f"--out {out}: the folder {path.absolute().parent} does not exist")

@@ -95,6 +95,7 @@ class Result:
     zero_endings: int
     reshuffles: int
     events: list
+    bonus: list = None   # the table's seat_bonus per seat, in thousandths of a point (None: none)
 
     @property
     def scores(self):
@@ -102,7 +103,9 @@ class Result:
 
     @property
     def standing(self):
-        return [s.standing for s in self.seats]
+        """Per seat: the score plus the seat bonus (in thousandths of a point), then the largest set."""
+        bonus = self.bonus or [0] * len(self.seats)
+        return [(s.score * 1000 + b) * STANDING_SCALE + s.largest_set for s, b in zip(self.seats, bonus)]
 
 
 def make_cards(config):
@@ -126,6 +129,7 @@ class Table:
 
     def __init__(self, config, log=None):
         self.players = config.players
+        self.bonus = [round(1000 * b) for b in config.info.get("seat_bonus", [0.0] * self.players)]
         self.cards = make_cards(config)
         self.time_cards = [int(t) for t in config.arrays[3]]
         self.deck = []          # top first
@@ -338,7 +342,7 @@ class Table:
                                     rec.secured_first, rec.lost_at_close, rec.lost_to_sold_out,
                                     rec.played[QUEUE], rec.played[PREORDER], rec.played[SOLD_OUT]))
         self.log.append(("end", [s.score for s in seats]))
-        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log)
+        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log, self.bonus)
 
 
 # ----- sources of chance and decisions -------------------------------------------

@@ -128,7 +128,7 @@ class Result:
     turns: list
     rounds: int
     finished: bool
-    ranks: list          # 1 = best: most eggs placed (golden included), then most coins; ties share
+    ranks: list          # 1 = best: most eggs placed (golden included) plus the seat bonus, then most coins; ties share
     winners: list
     events: list
 
@@ -450,7 +450,8 @@ class Table:
         """The ``Result`` of the game as it stands (``finished``: it ended by the rules); logs the end."""
         eggs = self.info["eggs"]
         ps = self.players
-        key = [(p.placed, p.coins) for p in ps]
+        bonus = [round(1000 * b) for b in self.info.get("seat_bonus", [0.0] * self.n)]  # thousandths of a point
+        key = [(1000 * p.placed + b, p.coins) for p, b in zip(ps, bonus)]
         ranks = [1 + sum(other > mine for other in key) for mine in key]
         winners = [p.seat for p, r in zip(ps, ranks) if r == 1]
         self.events.append(("end", finished, self.round + 1, winners))

@@ -40,3 +40,40 @@ def test_a_handicap_beyond_the_range_is_said_plainly():
     found = compensate(planted([0, 15]), 2, seed=3)
     assert not found.found and found.verdict.kind == "unbalanced"
     assert found.sentence().startswith("Nothing in the searched range (-10 to 10 points per seat) balances the game")
+
+
+def invoke(*args):
+    from click.testing import CliRunner
+
+    from playtest.cli import cli
+
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_compensate_writes_a_table_simulate_accepts_and_json(tmp_path):
+    import json
+
+    out = tmp_path / "fair.toml"
+    done = invoke("compensate", "forks", "-p", 2, "-s", "greedy", "-n", 400, "--threads", 1, "--out", out, "--json")
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result["players"] == 2 and len(result["seat_bonus"]) == 2 and min(result["seat_bonus"]) == 0.0
+    assert result["confirmation_seed"] == 1_000_003 and result["verdict"]["verdict"] in ("balanced", "inconclusive",
+                                                                                          "unbalanced")
+    assert f"seat_bonus = [{result['seat_bonus'][0]}, {result['seat_bonus'][1]}]" in out.read_text()
+    again = invoke("simulate", "forks", "-p", 2, "-n", 50, "--setup", out, "--json")
+    assert again.exit_code == 0, again.output
+
+
+def test_compensate_bad_input_is_one_error_line(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text("# mine\n")
+    cases = [(["forks", "-p", 2, "--knob", "remove"], "--knob remove: not a per-seat key of the [players.2] row"),
+             (["forks", "-p", 2, "--out", mine], "already exists"),
+             (["forks", "-p", 9], "the table has no row for 9 players"),
+             (["forks", "-p", 2, "--low", 3, "--high", 1], "--low 3 must be below --high 1")]
+    for args, message in cases:
+        refused = invoke("compensate", *args)
+        assert refused.exit_code == 2 and refused.output.startswith("error: ") and message in refused.output
+        assert refused.output.count("\n") == 1
+    assert mine.read_text() == "# mine\n"
