@@ -5,8 +5,9 @@ into ``out/runs/pN`` and summarises each in one row (``analyses.sweep.summarise`
 the verdict at the margin, the largest seat edge with its simultaneous 95%
 interval, game length, spread, close games and tie rate with their
 intervals) plus the first seat's edge with its simultaneous interval and the
-mean lead changes when the game records them. ``recommendation(rows, margin)``
-turns the rows into one sentence that says only what the intervals show.
+mean lead changes per game (``analyses.comeback``) when the engine records
+its leaders. ``recommendation(rows, margin)`` turns the rows into one
+sentence that says only what the intervals show.
 
 A survey directory holds ``survey.json`` (options, rows, recommendation),
 ``summary.csv`` and ``runs/``; ``resume`` continues the runs left unfinished.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses import feel
+from analyses import comeback
 from analyses.runs import open_run
 from analyses.sweep import summarise
 from analyses.verdict import DEFAULT_MARGIN, points, seat_verdict
@@ -56,10 +57,9 @@ def summarise_count(seats, players, margin=DEFAULT_MARGIN, manifest=None):
         row.update(first_seat_edge_lo=first.lo / 100, first_seat_edge_hi=first.hi / 100,
                    shown_seat=big.seat, shown_edge=big.edge / 100, shown_lo=big.lo / 100, shown_hi=big.hi / 100,
                    games_needed=verdict.games_needed)
-    games = feel.per_game(seats)
-    if "lead_changes" in games.columns and games.height:
-        row.update(zip(("mean_lead_changes", "mean_lead_changes_lo", "mean_lead_changes_hi"),
-                       feel.mean_with_interval(games, "lead_changes")))
+    changes = next((r for r in comeback.feel_rows(seats) if r[0] == "lead changes per game"), None)
+    if changes is not None:
+        row.update(zip(("mean_lead_changes", "mean_lead_changes_lo", "mean_lead_changes_hi"), changes[1:4]))
     return row
 
 

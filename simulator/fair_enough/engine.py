@@ -318,6 +318,13 @@ def apply(state, arrays, action, trace, record):
         _finish_place(state, arrays, head[HD_PENDING], q, j, SOLD_OUT, after, trace)
 
 
+@nb.njit(cache=True, _nrt=False)
+def round_mark(state):
+    """The round being played (``HD_ROUND``): it changes when a Collecting phase is over and the next round's
+    research begins (``simulator.core.leaders`` records the standing there). Jit-compiled."""
+    return state[0][HD_ROUND]
+
+
 @nb.njit(cache=True, _nrt=False, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final scores, ``standing`` (score, then largest set), the seat columns of

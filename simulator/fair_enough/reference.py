@@ -15,6 +15,7 @@ tests can also set up a position by hand and play single turns.
 import random as _random
 from dataclasses import dataclass, field
 
+from simulator.core.leaders import code_of
 from simulator.fair_enough.layout import (PREORDER, QUEUE, ROUNDS, SOLD_OUT, SPECIAL_NAMES, STANDING_SCALE,
                                           T_PLACE, T_SECURE, T_SHUFFLE, T_TAKE)
 
@@ -96,6 +97,7 @@ class Result:
     reshuffles: int
     events: list
     bonus: list = None   # the table's seat_bonus per seat, in thousandths of a point (None: none)
+    leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
 
     @property
     def scores(self):
@@ -130,6 +132,7 @@ class Table:
     def __init__(self, config, log=None):
         self.players = config.players
         self.bonus = [round(1000 * b) for b in config.info.get("seat_bonus", [0.0] * self.players)]
+        self.leaders = []
         self.cards = make_cards(config)
         self.time_cards = [int(t) for t in config.arrays[3]]
         self.deck = []          # top first
@@ -331,7 +334,11 @@ class Table:
             self.log.append(("round", r))
             self.research_phase(source)
             self.collecting_phase(source)
-        return self.result()
+            if r + 1 < ROUNDS:  # the game goes on: who would win if it ended now
+                self.leaders.append(code_of(self.result().standing))
+        result = self.result()
+        self.log.append(("end", result.scores))
+        return result
 
     def result(self):
         seats = []
@@ -341,8 +348,7 @@ class Table:
             seats.append(SeatResult(value + bonus - penalty, len(self.collections[p]), value, bonus, penalty, largest,
                                     rec.secured_first, rec.lost_at_close, rec.lost_to_sold_out,
                                     rec.played[QUEUE], rec.played[PREORDER], rec.played[SOLD_OUT]))
-        self.log.append(("end", [s.score for s in seats]))
-        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log, self.bonus)
+        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log, self.bonus, list(self.leaders))
 
 
 # ----- sources of chance and decisions -------------------------------------------
