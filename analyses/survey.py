@@ -54,6 +54,8 @@ def summarise_count(seats, players, margin=DEFAULT_MARGIN, manifest=None):
     row = {"players": players, **summarise(seats, margin), "sentence": verdict.sentence()}
     if verdict.edges:
         first, big = verdict.edges[0], verdict.largest
+        if first.lo > margin or first.hi < -margin:  # the first seat is beyond the margin too: name it
+            big = first
         row.update(first_seat_edge_lo=first.lo / 100, first_seat_edge_hi=first.hi / 100,
                    shown_seat=big.seat, shown_edge=big.edge / 100, shown_lo=big.lo / 100, shown_hi=big.hi / 100,
                    games_needed=verdict.games_needed)
