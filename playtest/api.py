@@ -357,3 +357,39 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
     found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
                   margin=margin)
     return found, with_knob(override, players, knob, found.values)
+
+
+def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
+          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None):
+    """The causal effect of removing each card (or the ``names`` given) of the setup table
+    (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
+
+    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
+    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
+    """
+    from analyses import cards as card_effects
+
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
+    table = game_registry.get(game).configure(players, variant, override).setup
+    known = card_effects.candidates(game, table, players)
+    for name in names or ():
+        if name not in known:
+            raise card_effects.CardError(f"no card {name!r} in the {game} table at {players} players (its cards: "
+                                         f"{', '.join(known)})")
+    chosen = {k: v for k, v in known.items() if not names or k in names}
+    options = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+                   variant=variant, params=params, strategy_files=strategy_files, threads=threads)
+    check(game, **{k: v for k, v in options.items() if k != "threads"}, setup=override)
+    base = simulate(game, setup=override, **options)
+    runs, unplayable = {}, {}
+    for card, (_, change) in chosen.items():
+        if on_card is not None:
+            on_card(card)
+        try:
+            runs[card] = simulate(game, setup=card_effects.merge(override, change), **options)
+        except SetupError as exc:
+            unplayable[card] = str(exc)
+    family = max(1, len(runs) * len(card_effects.MEASURES))
+    effects = {card: card_effects.effects((base.frame, base.manifest), (run.frame, run.manifest), card, family)
+               for card, run in runs.items()}
+    return effects, {k: v[0] for k, v in chosen.items()}, unplayable

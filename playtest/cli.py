@@ -37,6 +37,7 @@ class PlaytestGroup(click.Group):
     """
 
     lazy = {"survey": "playtest.cli_designer:survey", "compensate": "playtest.cli_designer:compensate",
+            "cards": "playtest.cli_designer:cards",
             "report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",

@@ -196,3 +196,69 @@ def _check_toml_out(out):
         raise RunError(f"--out {out} already exists; choose a new file (playtest does not write over it)")
     if not path.absolute().parent.is_dir():
         raise RunError(f"--out {out}: the folder {path.absolute().parent} does not exist")
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--card", "names", multiple=True, help="Only this card (repeat for several) [default: every card].")
+@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Games (deals, with --rotate-seats) per table.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+              help="Seed of every table: the same deals with and without each card.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True)
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
+              help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a list of {card, measure, effect, low, high, kind} and the sentences as JSON.")
+def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
+          threads, report, as_json):
+    """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
+    in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals."""
+    from analyses import cards as card_effects
+
+    if report is not None:
+        if Path(report).suffix != ".html" or Path(report).exists():
+            raise RunError(f"--report {report}: give a new file name ending in .html (playtest does not write over "
+                           f"a file)")
+        if not Path(report).absolute().parent.is_dir():
+            raise RunError(f"--report {report}: the folder {Path(report).absolute().parent} does not exist")
+    args = run_arguments(players or game_registry.get(game).default_players, seed, strategies, strategy_files,
+                         params, variant, setup, rotate_seats)
+
+    def playing(card):
+        if not as_json:
+            click.echo(f"playing without {card}", err=True)
+
+    try:
+        effects, meanings, unplayable = api.cards(game, games=games, threads=threads, names=list(names),
+                                                  on_card=playing, **args)
+    except card_effects.CardError as exc:
+        raise RunError(str(exc)) from None
+    sentences = card_effects.outlier_sentences(effects, meanings)
+    if report is not None:
+        from reports.build import render
+        from reports.cards_report import cards_section
+
+        section = cards_section(f"{game_registry.get(game).title}: which card matters ({args['players']} players)",
+                                effects, meanings, unplayable)
+        render([section], report, title=section.title, source=f"playtest cards {game}")
+    if as_json:
+        click.echo(json.dumps({"effects": card_effects.frame(effects).to_dicts(), "sentences": sentences,
+                               "meanings": meanings, "unplayable": unplayable}, indent=2))
+        return
+    for card in card_effects.ranked(effects):
+        for r in effects[card]:
+            click.echo(f"{card:>12}  {r.measure:<18} {r.effect:+8.2f}  ({r.low:+.2f} to {r.high:+.2f})")
+    for card, why in unplayable.items():
+        click.echo(f"{card:>12}  not playable without it: {why}")
+    for line in sentences:
+        click.echo(line)
+    if report is not None:
+        click.echo(report)
