@@ -19,18 +19,28 @@ What "removing" means, per game (the setup table's own keys):
   (``players.N.remove_values``); a removal after which the deck does not deal
   out evenly is reported as not playable.
 
-The observational "who holds it" share is not computed (the engines record
-no acquisitions yet).
+Who holds it (observational): where a game records per seat how many of a
+card a seat used (``HELD``: Fair Enough's ``queue_played``,
+``preorder_played``, ``sold_out_played``), the win share of the seats that
+played one minus that of the seats that did not, in points, over the default
+table's games, with a percentile Poisson bootstrap over games (the seats of
+a game are not independent), Bonferroni-corrected over these rows. It is an
+association, not an effect: a seat that is ahead may simply get to play more
+cards; the output marks these rows ``observational``. No game records the
+cards dealt in an opening hand, so there is no causal "dealt" version here.
 """
 
 import copy
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 from analyses.compare import compare
 
 MEASURES = ("first seat edge", "largest seat edge", "mean rounds", "mean score spread")
+HELD = {"fair-enough": {"queue": "queue_played", "preorder": "preorder_played", "sold_out": "sold_out_played"}}
+BOOTSTRAP = 2000
 
 
 class CardError(ValueError):
@@ -103,18 +113,47 @@ def effects(base, variant, card, family):
     return [CardEffect(card, m, f.change, f.lo, f.hi) for m, f in picked.items() if f is not None]
 
 
+def held_effects(game, seats, family_extra=0, replicates=BOOTSTRAP, seed=0):
+    """The observational ``CardEffect``s of ``game``'s ``HELD`` cards from a run's seat rows (see the module
+    docstring): win share of the seats that played the card minus the others', points."""
+    columns = {card: col for card, col in HELD.get(game, {}).items() if col in seats.columns}
+    out = []
+    family = max(1, len(columns) + family_extra)
+    rng = np.random.default_rng(seed)
+    for card, col in columns.items():
+        per_game = (seats.lazy().with_columns((pl.col(col) > 0).alias("held"))
+                    .group_by("game").agg((pl.col("win") * pl.col("held")).sum().alias("hw"),
+                                          pl.col("held").sum().alias("hn"),
+                                          (pl.col("win") * ~pl.col("held")).sum().alias("ow"),
+                                          (~pl.col("held")).sum().alias("on")).collect())
+        x = per_game.select("hw", "hn", "ow", "on").to_numpy().astype(float)
+        if x[:, 1].sum() == 0 or x[:, 3].sum() == 0:
+            continue
+        effect = 100 * (x[:, 0].sum() / x[:, 1].sum() - x[:, 2].sum() / x[:, 3].sum())
+        w = rng.poisson(1.0, size=(replicates, len(x)))
+        sums = w @ x
+        keep = (sums[:, 1] > 0) & (sums[:, 3] > 0)
+        boot = 100 * (sums[keep, 0] / sums[keep, 1] - sums[keep, 2] / sums[keep, 3])
+        alpha = 0.05 / family
+        lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+        out.append(CardEffect(f"{card} (played)", "win share", float(effect), float(lo), float(hi),
+                              "observational"))
+    return out
+
+
 def strength(rows):
     """How clearly a card matters: its largest |effect| over half its interval's width, over the measures."""
     return max(abs(r.effect) / max((r.high - r.low) / 2, 1e-12) for r in rows)
 
 
 def ranked(table):
-    """The cards of ``{card: [CardEffect]}`` from the clearest effect to the least clear."""
-    return sorted(table, key=lambda card: -strength(table[card]))
+    """The cards of ``{card: [CardEffect]}``: the causal ones from the clearest effect to the least clear, then
+    the observational ones likewise."""
+    return sorted(table, key=lambda card: (table[card][0].kind != "causal", -strength(table[card])))
 
 
 UNITS = {"first seat edge": " points", "largest seat edge": " points", "mean rounds": " rounds",
-         "mean score spread": " points of score"}
+         "mean score spread": " points of score", "win share": " points"}
 
 
 def outlier_sentences(table, meanings):
@@ -122,7 +161,12 @@ def outlier_sentences(table, meanings):
     out = []
     for card in ranked(table):
         clear = [r for r in table[card] if r.clear]
-        if clear:
+        if clear and clear[0].kind == "observational":
+            r = clear[0]
+            out.append(f"Observational: seats that played a {card.removesuffix(' (played)')} won {r.effect:+.2f} "
+                       f"points of win share more than those that did not ({r.low:+.2f} to {r.high:+.2f}); an "
+                       f"association, not an effect.")
+        elif clear:
             what = "; ".join(f"the {r.measure} by {r.effect:+.2f}{UNITS[r.measure]} ({r.low:+.2f} to {r.high:+.2f})"
                              for r in clear)
             out.append(f"Removing {card} ({meanings[card]}) changes {what}.")

@@ -365,7 +365,8 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
     (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
 
     Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
-    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
+    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``. The
+    observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
     """
     from analyses import cards as card_effects
 
@@ -392,4 +393,9 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
     family = max(1, len(runs) * len(card_effects.MEASURES))
     effects = {card: card_effects.effects((base.frame, base.manifest), (run.frame, run.manifest), card, family)
                for card, run in runs.items()}
-    return effects, {k: v[0] for k, v in chosen.items()}, unplayable
+    meanings = {k: v[0] for k, v in chosen.items()}
+    for row in card_effects.held_effects(game, base.frame):
+        if not names or row.card.removesuffix(" (played)") in names:
+            effects[row.card] = [row]
+            meanings[row.card] = "observational: the seats that played one against those that did not"
+    return effects, meanings, unplayable

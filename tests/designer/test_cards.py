@@ -27,7 +27,8 @@ def test_an_overwhelmingly_strong_card_is_named_first(tmp_path):
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
     assert result["effects"][0]["card"] == "value 40"
-    assert {r["kind"] for r in result["effects"]} == {"causal"}
+    kinds = {r["card"]: r["kind"] for r in result["effects"]}
+    assert kinds.pop("queue (played)") == "observational" and set(kinds.values()) == {"causal"}
     assert result["sentences"][0].startswith("Removing value 40 (the 40s of every kind left out) changes")
     spread = next(r for r in result["effects"] if r["card"] == "value 40" and r["measure"] == "mean score spread")
     assert spread["high"] < -10  # the spread falls by far more than ten points of score without the 40s
@@ -47,3 +48,23 @@ def test_cards_bad_input_is_one_error_line(tmp_path):
             refused.output
         assert refused.output.count("\n") == 1
     assert mine.read_text() == "mine"
+
+
+def test_the_observational_share_recovers_a_planted_association():
+    import numpy as np
+    import polars as pl
+
+    from analyses.cards import held_effects
+
+    rng = np.random.default_rng(4)
+    games = 5000
+    holder = rng.integers(0, 2, games)             # one seat of two plays a Queue in every game
+    holder_wins = rng.random(games) < 0.7          # and wins 70% of the time: 40 points over the other seat
+    winner = np.where(holder_wins, holder, 1 - holder)
+    seat = np.tile([0, 1], games)
+    frame = pl.DataFrame({"game": np.repeat(np.arange(games), 2), "seat": seat,
+                          "win": (seat == np.repeat(winner, 2)).astype(float),
+                          "queue_played": (seat == np.repeat(holder, 2)).astype(np.int32)})
+    (row,) = held_effects("fair-enough", frame)
+    assert row.card == "queue (played)" and row.kind == "observational"
+    assert row.low < 40 < row.high and row.high - row.low < 8
