@@ -33,10 +33,11 @@ from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_rang
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
+from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
-                                          OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_SIZE, OBS_START,
+                                          OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_START,
                                           OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
                                           R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, S_FIRST,
                                           SEAT_COLUMNS, SOLD_OUT, STANDING_SCALE, T_PLACE, T_SECURE, T_TAKE, TARGET)
