@@ -809,3 +809,119 @@ def setup_table(game):
     True
     """
     return game_registry.get(game).setup_path.read_text()
+
+
+def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",), rotate_seats=False,
+           variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, resume=False,
+           on_count=None):
+    """Play the same lineup at every player count of the setup table (or ``counts``) into the directory ``out``
+    and return its summary frame, one row per count (``analyses.survey``); ``survey.json`` in ``out`` holds
+    the recommendation. ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
+    to fill the seats."""
+    from analyses import survey as surveys
+
+    g = game_registry.get(game)
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+    counts = list(counts) if counts is not None else surveys.table_counts(g, override, variant)
+
+    def play(game_name, *, players, **options):
+        names = list(strategies) if len(strategies) == 1 else [strategies[s % len(strategies)] for s in range(players)]
+        return simulate(game_name, players=players, threads=threads, **{**options, "strategies": names})
+
+    return surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
+                          resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
+                          setup=override, params=params, strategy_files=list(strategy_files))
+
+
+def knob_row(game, players, knob, variant="standard", setup=None):
+    """``(override, start)``: the ``setup`` override (a dict) and the current values of the per-seat ``knob`` of
+    the ``[players.N]`` row; a knob that is not a per-seat list of numbers there is a ``RunError``."""
+    g = game_registry.get(game)
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
+    config = g.configure(players, variant, override)  # refuses a player count the table lacks, a bad seat_bonus
+    row = config.setup["players"][str(players)]
+    value = row.get(knob)
+    per_seat = sorted(k for k, v in row.items() if isinstance(v, list) and len(v) == players
+                      and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v))
+    if not (isinstance(value, list) and knob in per_seat):
+        raise RunError(f"--knob {knob}: not a per-seat key of the [players.{players}] row of {g.title} "
+                       f"(its per-seat keys: {', '.join(per_seat) or 'none'})")
+    return override, [float(v) for v in value]
+
+
+def with_knob(override, players, knob, values):
+    """``override`` with ``[players.N] knob = values`` (whole numbers for any knob but ``seat_bonus``)."""
+    import copy
+
+    table = copy.deepcopy(override)
+    row = table.setdefault("players", {}).setdefault(str(players), {})
+    row[knob] = [float(v) for v in values] if knob == "seat_bonus" else [int(round(v)) for v in values]
+    return table
+
+
+def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategies=("random",), rotate_seats=False,
+               variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, low=None,
+               high=None, step=None, on_evaluation=None):
+    """The per-seat ``knob`` values that bring every seat's edge inside ``margin`` (``analyses.compensate``):
+    each evaluation plays ``games`` games (deals, rotated) on ``seed``; the result is confirmed on a fresh seed.
+    Returns ``(Compensation, override)``, the override being the setup table to pass to ``simulate``."""
+    from analyses.compensate import compensate as solve
+    from analyses.moments import seat_moments
+
+    override, start = knob_row(game, players, knob, variant, setup)
+    check(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant, setup=override,
+          params=params, strategy_files=strategy_files, rotate_seats=rotate_seats)
+
+    def evaluate(values, run_seed):
+        run = simulate(game, players=players, games=games, seed=run_seed, strategies=strategies, variant=variant,
+                       setup=with_knob(override, players, knob, values), params=params,
+                       strategy_files=strategy_files, rotate_seats=rotate_seats, threads=threads)
+        if on_evaluation is not None:
+            on_evaluation(values, run_seed)
+        return seat_moments(run.scan())
+
+    found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
+                  margin=margin)
+    return found, with_knob(override, players, knob, found.values)
+
+
+def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
+          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None):
+    """The causal effect of removing each card (or the ``names`` given) of the setup table
+    (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
+
+    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
+    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``. The
+    observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
+    """
+    from analyses import cards as card_effects
+
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
+    table = game_registry.get(game).configure(players, variant, override).setup
+    known = card_effects.candidates(game, table, players)
+    for name in names or ():
+        if name not in known:
+            raise card_effects.CardError(f"no card {name!r} in the {game} table at {players} players (its cards: "
+                                         f"{', '.join(known)})")
+    chosen = {k: v for k, v in known.items() if not names or k in names}
+    options = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+                   variant=variant, params=params, strategy_files=strategy_files, threads=threads)
+    check(game, **{k: v for k, v in options.items() if k != "threads"}, setup=override)
+    base = simulate(game, setup=override, **options)
+    runs, unplayable = {}, {}
+    for card, (_, change) in chosen.items():
+        if on_card is not None:
+            on_card(card)
+        try:
+            runs[card] = simulate(game, setup=card_effects.merge(override, change), **options)
+        except SetupError as exc:
+            unplayable[card] = str(exc)
+    family = max(1, len(runs) * len(card_effects.MEASURES))
+    effects = {card: card_effects.effects((base.frame, base.manifest), (run.frame, run.manifest), card, family)
+               for card, run in runs.items()}
+    meanings = {k: v[0] for k, v in chosen.items()}
+    for row in card_effects.held_effects(game, base.frame):
+        if not names or row.card.removesuffix(" (played)") in names:
+            effects[row.card] = [row]
+            meanings[row.card] = "observational: the seats that played one against those that did not"
+    return effects, meanings, unplayable

@@ -37,7 +37,9 @@ class PlaytestGroup(click.Group):
     `playtest simulate` does not pay for matplotlib and the Unfair kernels.
     """
 
-    lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
+    lazy = {"survey": "playtest.cli_designer:survey", "compensate": "playtest.cli_designer:compensate",
+            "cards": "playtest.cli_designer:cards",
+            "report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",

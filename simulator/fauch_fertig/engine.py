@@ -28,6 +28,7 @@ Trace layout (int64), the values the game consumed, in order::
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
@@ -49,8 +50,9 @@ from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
-GAME_COLUMNS = ("rounds", "finished")
+GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
+STANDING_POINT = STANDING_COINS  # standing units per point of score (simulator.core.seat_bonus)
 STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
@@ -232,6 +234,13 @@ def apply(state, arrays, action, trace, rec):
             pay_for_egg(p, head[G_CARD], arrays, state)
         finish_purchase(p, arrays, state, trace, rec)
         _end_turn(state[0], state[SEAT], arrays[4])
+
+
+@nb.njit(cache=True, _nrt=False)
+def round_mark(state):
+    """The rounds finished (``G_ROUND``): it changes when every seat has had its turn and the game goes on
+    (``simulator.core.leaders`` records the standing there). Jit-compiled."""
+    return state[0][G_ROUND]
 
 
 @nb.njit(cache=True, _nrt=False)

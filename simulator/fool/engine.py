@@ -24,6 +24,7 @@ the played card codes in order]``; a card's code is ``100 * colour + value``.
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d
@@ -39,7 +40,7 @@ from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALU
 
 SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
 # deals, tricks in the whole game, lead changes, 1 if the game ended by the rules (0: stopped by max_deals)
-GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished")
+GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished", *leaders.COLUMNS)  # leaders: the game loop
 S_TRICKS, S_TALLIES, S_FOOLED = range(3)
 ALLOCATION_FREE = True  # the verbs create no arrays: compiled without reference counting
 _ONE = np.int64(1)

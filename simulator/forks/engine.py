@@ -24,6 +24,7 @@ invested card (standard) or the card sent to marketing (merge).
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
@@ -39,7 +40,7 @@ from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MAR
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
-GAME_COLUMNS = ("rounds", "finished")
+GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 
 
 @nb.njit(cache=True)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from simulator.core.leaders import pack
 from simulator.fool.reference import RefereeError, replay
 from .helpers import config, run_games, trace_one
 
@@ -28,7 +29,9 @@ def test_reference_replays_kernel_games_without_disagreement(players, strategies
             assert list(seat_stats[:, 0]) == result.tricks
             assert list(seat_stats[:, 1]) == result.tallies
             assert list(seat_stats[:, 2]) == result.fooled
-            assert list(game_stats) == [result.deals, result.trick_count, result.lead_changes, int(result.finished)]
+            assert list(game_stats[:4]) == [result.deals, result.trick_count, result.lead_changes,
+                                            int(result.finished)]
+            assert list(game_stats[4:]) == pack(result.leaders(cfg.info["seat_bonus"]))
             # the traced game is the same game as the batch row
             assert list(batch_scores[g]) == list(scores)
             assert (batch_seats[g] == seat_stats).all() and list(batch_games[g]) == list(game_stats)
