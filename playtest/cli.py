@@ -39,7 +39,8 @@ class PlaytestGroup(click.Group):
     lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
-            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict"}
+            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
+            "skill": "playtest.cli_skill:skill"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
