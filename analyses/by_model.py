@@ -60,10 +60,11 @@ def run_name(index, model):
     return f"{index + 1:02d}-" + "".join(c if c.isalnum() or c in "_-" else "-" for c in model)
 
 
-def settings(game, players, models, seed, precision, max_games, chunk_size):
-    """What a study is: the fields a resumed study must match."""
+def settings(game, players, models, seed, precision, max_games, chunk_size, params=None):
+    """What a study is: the fields a resumed study must match (``params``: a model's parameter vector in place
+    of its default, by name)."""
     return {"game": game, "players": players, "models": list(models), "seed": seed, "precision": precision,
-            "max_games": max_games, "chunk_size": chunk_size}
+            "max_games": max_games, "chunk_size": chunk_size, "params": dict(params or {})}
 
 
 def play(simulate, out, study, *, resume=False, on_run=None, on_progress=None, **options):
@@ -93,7 +94,8 @@ def play(simulate, out, study, *, resume=False, on_run=None, on_progress=None, *
         resumed = resume and (out / name).exists()
         started = time.perf_counter()
         simulate(study["game"], players=study["players"], games=study["max_games"], seed=study["seed"],
-                 strategies=[model], out=out / name, chunk_size=study["chunk_size"],
+                 strategies=[model], params={k: v for k, v in study["params"].items() if k == model} or None,
+                 out=out / name, chunk_size=study["chunk_size"],
                  until_ci=study["precision"] / 100, resume=resumed,
                  on_progress=(lambda games, _, i=index, m=model: on_progress(i, m, games)) if on_progress else None,
                  **options)

@@ -286,14 +286,15 @@ def scenario(path):
 
 
 def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,
-             margin=1.0, chunk_size=500, threads=None, resume=False, on_run=None, on_progress=None):
+             margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_run=None, on_progress=None):
     """The first seat's edge and the seat verdict with each player model in every seat
     (``analyses.by_model``); returns its ``(edges, changes)`` frames (``table`` and ``steps``).
 
     ``models`` lists strategy names, read as weakest first (None:
     ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
-    at the end. Each model plays in ``out`` until every seat's 95% interval
-    is within ``±precision`` points or ``max_games`` games. Everything is
+    at the end; ``params`` maps a model's name to its parameter vector. Each
+    model plays in ``out`` until every seat's 95% interval is within
+    ``±precision`` points or ``max_games`` games. Everything is
     checked before anything is played: the models (at least one, no repeats,
     each known and playable), the sizes, and ``out`` (new or empty; with
     ``resume`` a study of the same game, players, seed, precision, cap and
@@ -315,7 +316,11 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
         raise RunError(f"each player model may appear once; repeated: {', '.join(repeated)}")
     if not (isinstance(precision, (int, float)) and 0 < precision < 100):
         raise RunError(f"the precision must be more than 0 and less than 100 points, got {precision!r}")
-    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size)
+    params = dict(params or {})
+    strangers = sorted(set(params) - set(models))
+    if strangers:
+        raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
+    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params)
     out = Path(out)
     if resume:
         _check_resumable(out, study, study_of)
@@ -323,7 +328,7 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
         raise RunError(f"output directory {out} already exists; choose another (or --resume a study there)")
     for index, model in enumerate(models):
         check(game, players=players, seed=seed, games=max_games, strategies=[model], chunk_size=chunk_size,
-              out=out / study_of.run_name(index, model))
+              params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
     study_of.play(simulate, out, study, resume=resume, on_run=on_run, on_progress=on_progress, threads=threads)
     edges = study_of.table(out, margin)[1]
     return edges, study_of.steps(out, edges)

@@ -236,6 +236,8 @@ def _models_option(value):
 @click.option("--chunk-size", type=click.IntRange(1), default=500, show_default=True,
               help="Games between two checks of the precision.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
+              help="Replace a model's parameter vector (NAME=@FILE reads it from a TOML file).")
 @click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balance margin of the seat verdict, in points of win share.")
 @click.option("--threads", type=click.IntRange(1, numba.config.NUMBA_NUM_THREADS), default=None,
@@ -248,13 +250,14 @@ def _models_option(value):
               help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 @click.option("--markdown", is_flag=True, help="Print the table as Markdown (also written to <out>/by_model.md).")
-def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, margin, threads, out, resume,
-          make_report, as_json, markdown):
+def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, params, margin, threads, out,
+          resume, make_report, as_json, markdown):
     """The first player's edge and the seat verdict with each player model in every seat, side by side."""
     import textwrap
     import time
 
     from analyses import by_model
+    from playtest.cli import parse_params
     from reports import by_model_report
     from reports.build import write_report
 
@@ -272,7 +275,8 @@ def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, m
 
     edges, changes = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
                                   precision=precision, max_games=max_games, seed=seed, margin=margin,
-                                  chunk_size=chunk_size, threads=threads, resume=resume, on_run=started,
+                                  chunk_size=chunk_size, params=parse_params(params), threads=threads,
+                                  resume=resume, on_run=started,
                                   on_progress=progress)
     table = by_model_report.markdown_table(out, margin)
     (Path(out) / "by_model.md").write_text(table)

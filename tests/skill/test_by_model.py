@@ -207,6 +207,10 @@ def test_resume_keeps_the_finished_runs_and_plays_a_model_added_at_the_end(tmp_p
     (["--models", " , "], "give at least one player model"),
     (["--models", "random,random"], "repeated: random"),
     (["--models", "random", "--precision", "0"], "--precision"),
+    (["--players", "0"], "no row for 0 players"),
+    (["--threads", "0"], "--threads"),
+    (["--models", "random", "--param", "hedger=0.8"], "parameters for hedger: not among the models (random)"),
+    (["--models", "random,hedger", "--param", "hedger=0.8,1"], "parameters for 'hedger'"),
 ])
 def test_bad_input_is_one_error_line_and_nothing_is_written(tmp_path, args, message):
     out = tmp_path / "never"
@@ -214,6 +218,15 @@ def test_bad_input_is_one_error_line_and_nothing_is_written(tmp_path, args, mess
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and result.output.startswith("error:") and message in result.output
     assert not out.exists()
+
+
+def test_a_models_parameters_are_played_by_its_run_only(tmp_path):
+    out = tmp_path / "tuned"
+    result = CliRunner().invoke(cli, TINY[:3] + ["random,hedger"] + TINY[4:]
+                                + ["--param", "hedger=0.8", "--out", str(out), "--json", "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert {tuple(v) for v in open_run(out / "02-hedger").manifest["strategy_params"]} == {(0.8,)}
+    assert json.loads((out / "by_model.json").read_text())["params"] == {"hedger": [0.8]}
 
 
 def test_resume_refuses_another_study(tiny, tmp_path):
