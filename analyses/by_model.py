@@ -34,10 +34,11 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from analyses.frames import as_lazy
 from analyses.runs import open_run
-from analyses.verdict import critical_value, seat_verdict
+from analyses.verdict import seat_verdict
 
 MANIFEST = "by_model.json"
 AGREE = "agree"
@@ -127,25 +128,24 @@ def first_seat_wins(seats):
     return frame["game"].to_numpy(), frame["win"].to_numpy().astype(float)
 
 
+def _t_interval(values, centre, confidence):
+    """``(mean - centre, lo, hi)`` in points: the one-sample t interval of the mean over the last axis."""
+    ci = stats.ttest_1samp(values, centre, axis=-1).confidence_interval(confidence)
+    return 100 * (values.mean(axis=-1) - centre), 100 * (ci.low - centre), 100 * (ci.high - centre)
+
+
 def edge_interval(wins, players, confidence=0.95):
     """``(edge, lo, hi)`` in points of the first seat from its wins in ``(..., games)`` (numpy; 1/k for a
     k-way shared win): mean minus the fair share with a t interval over games (no correction for the other
     seats: the first seat is the one asked about)."""
-    wins = np.asarray(wins, dtype=float)
-    n = wins.shape[-1]
-    edge = wins.mean(axis=-1) - 1 / players
-    half = critical_value(1, n, confidence) * wins.std(axis=-1, ddof=1) / np.sqrt(n)
-    return 100 * edge, 100 * (edge - half), 100 * (edge + half)
+    return _t_interval(np.asarray(wins, dtype=float), 1 / players, confidence)
 
 
 def paired_difference(before, after, steps=1, confidence=0.95):
     """``(difference, lo, hi)`` in points of ``after - before``, the first seat's wins in the same games
     (``(..., games)`` numpy arrays), with a t interval Bonferroni-corrected over ``steps`` comparisons."""
     d = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
-    n = d.shape[-1]
-    mean = d.mean(axis=-1)
-    half = critical_value(steps, n, confidence) * d.std(axis=-1, ddof=1) / np.sqrt(n)
-    return 100 * mean, 100 * (mean - half), 100 * (mean + half)
+    return _t_interval(d, 0.0, 1 - (1 - confidence) / steps)
 
 
 def change(lo0, hi0, lo1, hi1, dlo, dhi):

@@ -101,7 +101,7 @@ def by_model_section(path, margin):
     tag = f"{slug(path.name)}-"
     notes = by_model.verdict_sentences(edges) + [
         f"Tested: with one model in every seat, seats not rotated, the same seed (so the same deals) for every "
-        f"model, each run played until every seat's 95% interval was within ±{manifest['precision']:g} points "
+        f"model, each run played until every seat's 95% interval was within ±{points(manifest['precision'])} points "
         f"or {manifest['max_games']:,} games (marked \"cap\"). The first seat's edge is its win share minus the "
         f"fair share of {pct(1 / players)}, with a 95% interval over games. A change from one model to the next "
         "is claimed only when the paired difference over the games both played excludes zero, with intervals "
@@ -125,7 +125,7 @@ def by_model_provenance(path, manifest, first):
     settings = {k: first[k] for k in ("game", "title", "players", "variant", "version", "engine_version",
                                       "git_revision", "setup") if k in first}
     settings |= {"seed": manifest["seed"]}
-    extra = [("Precision (95% half-width of every seat, points)", f"±{manifest['precision']:g}"),
+    extra = [("Precision (95% half-width of every seat, points)", f"±{points(manifest['precision'])}"),
              ("Game cap per model", f"{manifest['max_games']:,}"),
              ("Chunk size (games between two checks of the precision)", f"{manifest['chunk_size']:,}"),
              ("Runs", "; ".join(f"{e['run']}: {e['model']}" for e in manifest["runs"]))]
