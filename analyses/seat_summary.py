@@ -13,7 +13,7 @@ from analyses import planning
 from analyses.frames import as_lazy
 from analyses.moments import SeatMoments, finished_filter, is_rotated, seat_moments
 from analyses.seats import seat_advantage
-from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, unfinished_reason
+from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, player_model, unfinished_reason
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def seat_summary(seats, manifest=None, margin=DEFAULT_MARGIN, confidence=0.95, u
     seats = as_lazy(seats)
     moments = seat_moments(seats)
     names, subject = lineup(seats)
-    verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest))
+    verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest), player_model(seats))
     strategies = differences = None
     if is_rotated(seats) and verdict.kind != "unfinished":
         from analyses import paired  # and scipy.stats with it: see analyses.planning

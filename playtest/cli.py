@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from playtest import api
-from playtest.cli_types import FiniteRange, local_workers_type, margin_type
+from playtest.cli_types import local_workers_type, margin_type, until_ci_type
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -168,8 +168,9 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--until-ci", type=FiniteRange(0, 1, min_open=True), default=None,
-              help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
+@click.option("--until-ci", type=until_ci_type(), default=None,
+              help="Stop once every seat's 95% win-share interval is within ± this many points (e.g. 0.5), "
+                   "after at least 30 games (30 deals with --rotate-seats).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
@@ -193,6 +194,7 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     from analyses.seat_summary import seat_summary
 
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
         try:
@@ -238,7 +240,7 @@ def _print_seat_table(m, summary, out, feel_table=None):
         for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
             t.add_row(str(r["seat"]), str(r["strategy"]),
                       f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                      f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
+                      e.short(), f"{100 * r['expected_share']:.1f}%",
                       f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
         console.print(t)
     else:

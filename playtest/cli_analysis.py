@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from analyses import sweep as sweeps
 from analyses.compare import CompareError
@@ -20,6 +21,7 @@ from analyses.verdict import DEFAULT_MARGIN, seat_verdict
 from playtest import api
 from playtest.cli_types import check_report_out, margin_type
 from reports.build import write_report
+from reports.tournament_report import head_to_head, headline
 from simulator import games as game_registry
 from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
@@ -46,13 +48,6 @@ def margin_option(f):
     return click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN,
                         show_default=True,
                         help="Balanced means every seat's edge is within ± this many percentage points.")(f)
-
-
-def _show(frame, columns, playable_only=False):
-    if playable_only:
-        frame = frame.filter(frame["unplayable"].is_null())
-    click.echo(frame.select([c for c in columns if c in frame.columns]).to_pandas().to_string(
-        index=False, float_format=lambda v: f"{v:.4g}"))
 
 
 @click.command()
@@ -100,8 +95,8 @@ def sweep(game, grid, out, force, search, make_report, margin):
         sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
     manifest, _ = sweeps.load(out)
     axes = [a["label"] for a in manifest["axes"]]
-    _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
-                    "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    for line in sweeps.table_lines(summary, axes):
+        click.echo(line)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
     for line in sweeps.best_lines(summary, axes, margin):
@@ -130,7 +125,9 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     """Play every lineup of the strategies with seats rotated; print win shares, ratings and the seat verdict.
 
     The seat verdict pools every lineup (seats rotated, so each strategy sits in
-    every seat): it measures seat advantage under mixed strategies.
+    every seat): it measures seat advantage under mixed strategies. It comes
+    first when --margin is given (the question is then about seats), else
+    after the strongest strategy and the standings.
     """
     if len(set(strategies)) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
@@ -141,9 +138,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
         tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
                          force=force)
     _, seats = tournaments.load(out)
-    _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
-                                         "rating_low", "rating_high"])
-    for line in seat_verdict(seats, margin).lines():
+    standings = tournaments.standings(seats)
+    strategies = [headline(standings, head_to_head(seats)), *tournaments.table_lines(standings)]
+    seat_lines = seat_verdict(seats, margin).lines()
+    asked_about_seats = click.get_current_context().get_parameter_source("margin") is not ParameterSource.DEFAULT
+    for line in seat_lines + strategies if asked_about_seats else strategies + seat_lines:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))

@@ -150,8 +150,8 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
         if not as_json:
             click.echo(f"run {done}/{total}", err=True)
 
-    ladders.play(api.simulate, game, out, players=players, levels=budgets, deals=deals,
-                 seed=seed, field=field, horizon=horizon, on_run=progress)
+    ladders.play(api.simulate, game, out, players=players, levels=budgets, deals=deals, seed=seed, field=field,
+                 vector=lambda name: sset.search_vector(name, horizon), horizon=top_vector[P_HORIZON], on_run=progress)
     _, table = ladders.table(out, margin)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:

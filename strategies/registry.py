@@ -23,22 +23,12 @@ from simulator.core.kernel_cache import cache_in, cache_root
 from simulator.core.kernels import bind_engine, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
 from strategies import search, user_files
+from strategies.strategy import Strategy
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
 
 CHECKED = "checked"  # marker file in a kernel cache folder: its strategy files compiled and return integers
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A named decision function with its default parameter vector (``file``: the user file it came from)."""
-
-    name: str
-    decide: object
-    params: tuple = ()
-    summary: str = ""
-    file: object = None  # strategies.user_files.UserFile, or None for a built-in
 
 
 @dataclass

@@ -9,6 +9,8 @@ from simulator.fair_enough.narrate import narrate
 from simulator.fair_enough.scenario import scenario
 from simulator.fair_enough.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fair-enough",
     title="Fair Enough",

@@ -8,6 +8,8 @@ from simulator.fauch_fertig.narrate import narrate
 from simulator.fauch_fertig.scenario import scenario
 from simulator.fauch_fertig.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fauch-fertig",
     title="Fauch & Fertig",

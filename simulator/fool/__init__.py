@@ -6,6 +6,8 @@ from simulator.fool.narrate import narrate
 from simulator.fool.scenario import scenario
 from simulator.fool.setup import SETUP_PATH, VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fool",
     title="Fool!",

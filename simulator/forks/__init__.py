@@ -7,6 +7,8 @@ from simulator.forks import engine, reference
 from simulator.forks.narrate import narrate
 from simulator.forks.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="forks",
     title="Forks: 2nd Edition",

@@ -155,7 +155,7 @@ def test_a_setup_row_adds_a_player_count(tmp_path):
 
 
 def test_until_ci_stops_when_intervals_are_narrow(tmp_path):
-    result = invoke("simulate", "forks", "--games", 400000, "--chunk-size", 20000, "--until-ci", 0.01,
+    result = invoke("simulate", "forks", "--games", 400000, "--chunk-size", 20000, "--until-ci", 1,
                     "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)

@@ -48,7 +48,7 @@ def run_dir(tmp_path_factory):
 @pytest.mark.parametrize("args", [
     ["simulate", "forks", "--margin", "nan"], ["simulate", "forks", "--margin", "inf"],
     ["simulate", "forks", "--margin", "1e30"], ["simulate", "forks", "--until-ci", "nan"],
-    ["simulate", "forks", "--until-ci", "2"], ["compare", "a", "b", "--margin", "nan"],
+    ["simulate", "forks", "--until-ci", "101"], ["compare", "a", "b", "--margin", "nan"],
     ["report", ".", "--margin", "inf"], ["tune", "forks", "hedger", "-f", "random", "-o", "t.toml", "--sigma", "nan"],
     ["ladder", "forks", "-o", "l", "--margin", "nan"],
     ["simulate", "forks", "--backend", "dask", "--workers", str(2 ** 63)],
