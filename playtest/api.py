@@ -925,3 +925,69 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
             effects[row.card] = [row]
             meanings[row.card] = "observational: the seats that played one against those that did not"
     return effects, meanings, unplayable
+
+
+def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,
+             margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_run=None, on_progress=None):
+    """The first seat's edge and the seat verdict with each player model in every seat
+    (``analyses.by_model``); returns its ``(edges, changes)`` frames (``table`` and ``steps``).
+
+    ``models`` lists strategy names, read as weakest first (None:
+    ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
+    at the end; ``params`` maps a model's name to its parameter vector. Each
+    model plays in ``out`` until every seat's 95% interval is within
+    ``±precision`` points or ``max_games`` games. Everything is
+    checked before anything is played: the models (at least one, no repeats,
+    each known and playable), the sizes, and ``out`` (new or empty; with
+    ``resume`` a study of the same game, players, seed, precision, cap and
+    chunk size whose models begin the list: its finished runs are kept, an
+    interrupted one continues, models added at the end are played).
+    """
+    from analyses import by_model as study_of
+
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    sset = strategy_set(game)
+    models = study_of.default_models(sset, mcts) if models is None else list(models)
+    if mcts is not None and f"mcts@{mcts}" not in models:
+        models.append(f"mcts@{mcts}")
+    if not models:
+        raise RunError("give at least one player model (for example --models random,greedy)")
+    repeated = sorted({m for m in models if models.count(m) > 1})
+    if repeated:
+        raise RunError(f"each player model may appear once; repeated: {', '.join(repeated)}")
+    if not (isinstance(precision, (int, float)) and 0 < precision < 100):
+        raise RunError(f"the precision must be more than 0 and less than 100 points, got {precision!r}")
+    params = dict(params or {})
+    strangers = sorted(set(params) - set(models))
+    if strangers:
+        raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
+    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params)
+    out = Path(out)
+    if resume:
+        _check_resumable(out, study, study_of)
+    elif out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise RunError(f"output directory {out} already exists; choose another (or --resume a study there)")
+    for index, model in enumerate(models):
+        check(game, players=players, seed=seed, games=max_games, strategies=[model], chunk_size=chunk_size,
+              params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
+    study_of.play(simulate, out, study, resume=resume, on_run=on_run, on_progress=on_progress, threads=threads)
+    edges = study_of.table(out, margin)[1]
+    return edges, study_of.steps(out, edges)
+
+
+def _check_resumable(out, study, study_of):
+    """Refuse ``--resume`` unless ``out`` holds a study with ``study``'s settings whose models begin its list."""
+    if not study_of.is_by_model(out):
+        raise RunError(f"cannot resume: {out} holds no study by player model (no {study_of.MANIFEST})")
+    try:
+        old = study_of.read_manifest(out)
+        differs = [k for k in study if k != "models" and old.get(k) != study[k]]
+        models = list(old["models"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RunError(f"cannot resume {out}: its {study_of.MANIFEST} is damaged ({exc})") from None
+    if differs:
+        raise RunError(f"cannot resume {out}: the study there differs in {', '.join(differs)}")
+    if study["models"][:len(models)] != models:
+        raise RunError(f"cannot resume {out}: its models are {', '.join(models)}; give them first, in that "
+                       f"order, and add new ones after them")

@@ -43,7 +43,7 @@ class PlaytestGroup(click.Group):
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
-            "search-gain": "playtest.search_gain:search_gain"}
+            "search-gain": "playtest.search_gain:search_gain", "skill": "playtest.cli_skill:skill"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])

@@ -1,4 +1,4 @@
-"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder`` and ``restrict``.
+"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder``, ``restrict`` and ``skill``.
 
 Thin, like the rest of the command line: each command is a call to ``playtest.api``.
 """
@@ -8,7 +8,9 @@ import math
 from pathlib import Path
 
 import click
+import numba
 
+from analyses.verdict import points
 from playtest import api
 from playtest.cli_types import FiniteRange, OutputPath, margin_type
 from simulator import games as game_registry
@@ -166,3 +168,93 @@ def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_jso
     click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
                f"{100 / players:.1f}%")
     click.echo(f"  {r['reading']}")
+
+
+def _models_option(value):
+    """``--models a,b,c``: the names, in order ("" is an empty list, refused by ``api.by_model``)."""
+    return None if value is None else [m.strip() for m in value.split(",") if m.strip()]
+
+
+@click.command()
+@game_argument
+@click.option("--models", "-m", default=None, metavar="A,B,...",
+              help="Player models, comma-separated, weakest first [default: random, the game's strongest "
+                   "heuristic, and learned when the game has it].")
+@click.option("--mcts", type=click.IntRange(1, 2 ** 20), default=None, metavar="N",
+              help="Also play mcts@N, last (slow: none by default).")
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=1.0,
+              show_default=True, help="Play each model until every seat's 95% interval is within ± this many "
+                                      "points ...")
+@click.option("--max-games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
+              help="... or until this many games.")
+@click.option("--chunk-size", type=click.IntRange(1), default=500, show_default=True,
+              help="Games between two checks of the precision.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
+              help="Replace a model's parameter vector (NAME=@FILE reads it from a TOML file).")
+@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
+              help="Balance margin of the seat verdict, in points of win share.")
+@click.option("--threads", type=click.IntRange(1, numba.config.NUMBA_NUM_THREADS), default=None,
+              help="Threads [default: all cores].")
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the runs.")
+@click.option("--resume", is_flag=True,
+              help="Continue the study in --out: keep its finished runs, finish an interrupted one, play models "
+                   "added at the end of the list.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the table as Markdown (also written to <out>/by_model.md).")
+def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, params, margin, threads, out,
+          resume, make_report, as_json, markdown):
+    """The first player's edge and the seat verdict with each player model in every seat, side by side."""
+    import textwrap
+    import time
+
+    from analyses import by_model
+    from playtest.cli import parse_params
+    from reports import by_model_report
+    from reports.build import write_report
+
+    quiet = as_json or markdown
+    last = [0.0]
+
+    def started(index, model):
+        if not quiet:
+            click.echo(f"model {index + 1}: {model} in every seat", err=True)
+
+    def progress(_, model, games):
+        if not quiet and time.monotonic() - last[0] >= 2:
+            last[0] = time.monotonic()
+            click.echo(f"  {model}: {games:,} games", err=True)
+
+    edges, changes = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
+                                  precision=precision, max_games=max_games, seed=seed, margin=margin,
+                                  chunk_size=chunk_size, params=parse_params(params), threads=threads,
+                                  resume=resume, on_run=started,
+                                  on_progress=progress)
+    table = by_model_report.markdown_table(out, margin)
+    (Path(out) / "by_model.md").write_text(table)
+    report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
+    if as_json:
+        click.echo(json.dumps(edges.drop("verdict_sentence", "resumed").to_dicts(), indent=2))
+        return
+    if markdown:
+        click.echo(table, nl=False)
+        return
+    manifest = by_model.read_manifest(out)
+    wrap = textwrap.TextWrapper(80)
+    click.echo(wrap.fill(f"{game_registry.get(game).title}, {manifest['players']} players, seed {seed}: each model "
+                         f"in every seat, seats not rotated, until every seat is known to ±{points(precision)} "
+                         f"points (95%) or {max_games:,} games"))
+    click.echo(f"{'model':<12}  {'first-seat edge, points':<24}  {f'verdict ±{points(margin)}':<12}  {'games':>12}  "
+               f"{'time':>8}")
+    for r in edges.iter_rows(named=True):
+        click.echo(f"{r['model']:<12}  {by_model_report.edge_text(r):<24}  {r['verdict']:<12}  "
+                   f"{by_model_report.games_text(r):>12}  {by_model_report.duration(r['seconds']):>8}")
+    click.echo(wrap.fill("time: the wall time of each model's run, compiling included where it was the first to "
+                         "need a kernel; play alone: " + ", ".join(f"{r['model']} "
+                         f"{by_model_report.duration(r['play_seconds'])}" for r in edges.iter_rows(named=True))))
+    for paragraph in [by_model.sentence(edges, changes), *by_model.verdict_sentences(edges)]:
+        click.echo(wrap.fill(paragraph))
+    click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
