@@ -197,7 +197,7 @@ def _models_option(value):
               help="Balance margin of the seat verdict, in points of win share.")
 @click.option("--threads", type=click.IntRange(1, numba.config.NUMBA_NUM_THREADS), default=None,
               help="Threads [default: all cores].")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the runs.")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the runs.")
 @click.option("--resume", is_flag=True,
               help="Continue the study in --out: keep its finished runs, finish an interrupted one, play models "
                    "added at the end of the list.")
