@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from simulator.core import learned, recorder, search
+from simulator.core import leaders, learned, recorder, search, seat_bonus
 from simulator.core.atomic import fetch_add
 from simulator.core.state import is_terminal, to_move, trace_length
 
@@ -142,8 +142,8 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid
     else:
         new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                apply=engine.apply, result=engine.result, search=searcher, learned_player=player, SEARCH_SID=search_sid,
-                LEARNED_SID=learned_sid)
+                apply=engine.apply, result=bonus_result(engine, cache=cache, tag=tag), search=searcher,
+                learned_player=player, SEARCH_SID=search_sid, LEARNED_SID=learned_sid, round_mark=getattr(engine, "round_mark", engine.horizon_mark))
     block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
                new_search=new_search)
@@ -159,8 +159,15 @@ def bind_recorder(engine, decide, kernels, *, cache, sources=(), search_sid=-1, 
     return bind(recorder.record_games, cache=cache, parallel=False, tag=tag,
                 choose=bind_choose(engine, decide, cache=cache, tag=tag), new_state=engine.new_state,
                 new_search=kernels.new_search, search=kernels.search, learned_player=kernels.learned,
-                reset=engine.reset, apply=engine.apply, result=engine.result, observe=engine.observe,
-                features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
+                reset=engine.reset, apply=engine.apply, result=bonus_result(engine, cache=cache, tag=tag),
+                observe=engine.observe, features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
+
+
+def bonus_result(engine, *, cache, tag=""):
+    """The engine's ``result`` followed by the seat bonus of the setup table (``simulator.core.seat_bonus``),
+    inlined: what the game loop and the search player call at the end of a game or at an evaluation point."""
+    return bind(seat_bonus.result, cache=cache, parallel=False, nrt=counts_references(engine), inline=True, tag=tag,
+                engine_result=engine.result, STANDING_POINT=seat_bonus.standing_point(engine))
 
 
 def counts_references(engine):
@@ -180,6 +187,7 @@ def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid
     """``(new_search, search, learned)`` bound to an engine module's verbs and its bound ``choose``
     (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+    verbs["result"] = bonus_result(engine, cache=cache, tag=tag)
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
                        learned_sid=learned_sid, nrt=counts_references(engine))
 
@@ -196,23 +204,20 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
     return -1
 
 
-SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
-                "horizon_mark", "MAX_ACTIONS", "observe", "features", "N_FEATURES", "OBS_SIZE")
+SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move_key", "action_class", "apply",
+                "result", "horizon_mark", "MAX_ACTIONS", "MAX_KEYS", "observe", "features", "N_FEATURES", "OBS_SIZE")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, nrt=True):
     """Return ``(new_search, search, learned)`` of ``simulator.core.search`` and ``simulator.core.learned``
-    bound to an engine's verbs.
+    bound to an engine's verbs: with them the learned player's (``observe``, ``features``, ``N_FEATURES``,
+    ``OBS_SIZE``), whose strategy id is ``learned_sid`` (a search whose rollout is that id scores its leaves with
+    the learned model; ``new_search``'s buffers end with the learned player's, ``new_learned``).
 
-    ``verbs`` maps the names the templates call (``new_state``,
-    ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
-    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``observe``,
-    ``features``, ``MAX_ACTIONS``, ``N_FEATURES``, ``OBS_SIZE``) to the engine's
-    functions and constants; ``search_sid`` is the search strategy's id,
-    ``learned_sid`` the learned player's (a search whose rollout is that id
-    scores its leaves with the learned model).
-    ``new_search``'s buffers end with the learned player's (``new_learned``).
-    The learned player and the learned leaf are compiled like the search.
+    ``verbs`` maps the names the search templates call (``new_state``,
+    ``copy_state``, ``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
+    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``, ``MAX_KEYS``) to the engine's
+    functions and constants; ``search_sid`` is the search strategy's id.
     With ``nrt=False`` (engines whose verbs allocate nothing) the search and
     its ``allowed_actions`` are compiled without reference counting, like the
     game loop: every verb call passes the whole state tuple, and with
@@ -242,13 +247,15 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     literal type to numba: two compiles of the largest function, 9 s of
     Forks's 40 s cold start). Returns the trace length (0 without a trace),
     or -(1+seat) if that seat's strategy chose illegally. Writes the outputs of
-    ``simulator.core.game`` (the game columns include ``finished``). A seat
+    ``simulator.core.game`` (the game columns include ``finished``, and end with
+    the two columns of ``simulator.core.leaders``: who led after each round). A seat
     whose strategy is the search player decides by ``search`` with the
     buffers ``buf``, one whose strategy is the learned player by ``learned_player``
     (with the same buffers); every other seat through ``choose``.
     """
     record = trace.shape[0] > 0
     reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
+    mark, rounds, first, second = round_mark(state), 0, 0, 0  # noqa: F821 (bound)
     while not is_terminal(state):
         if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
             action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821 (bound)
@@ -261,7 +268,20 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
         if action < 0:
             return -(1 + to_move(state))
         apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
+        now = round_mark(state)  # noqa: F821 (bound)
+        if now != mark and not is_terminal(state):
+            mark = now
+            if rounds < leaders.ROUNDS:
+                result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+                code = leaders.leader_code(standing)
+                if rounds < leaders.PER_COLUMN:
+                    first |= code << (4 * rounds)
+                else:
+                    second |= code << (4 * (rounds - leaders.PER_COLUMN))
+            rounds += 1
     result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+    game_stats[game_stats.size - 2] = leaders.as_int32(first)
+    game_stats[game_stats.size - 1] = leaders.as_int32(second)
     return trace_length(state)
 
 

@@ -42,7 +42,7 @@ import numba as nb
 
 from simulator.core.features import one_hot, standing
 from simulator.fauch_fertig.layout import (BLACK, C_BLACK, C_BONUS, C_COLOUR, C_COLOURS, C_DISTINCT, C_RANGE, C_RUNS,
-                                           C_SETS, MARKET, N_CARDS, N_COLOURS, N_NUMBERS, OBS_CARD_COLOUR,
+                                           C_SETS, MARKET, MAX_PLAYERS, N_CARDS, N_COLOURS, N_NUMBERS, OBS_CARD_COLOUR,
                                            OBS_CARD_COND, OBS_CARD_NUMBER, OBS_COINS, OBS_COLOUR_COUNT,
                                            OBS_COMMUNITY, OBS_COMMUNITY_DONE, OBS_COMMUNITY_N, OBS_EGGS, OBS_EGGS_ON,
                                            OBS_MARKET, OBS_MARKET_COINS, OBS_NUMBER_COUNT, OBS_OWNER, OBS_PILE,
@@ -52,7 +52,8 @@ from simulator.fauch_fertig.layout import OBS_SIZE  # noqa: F401 (the feature AP
 N_FEATURES = 27
 MAX_DEFICIT = 8     # deficits are capped here (a condition the cards cannot meet counts as this far)
 BONUS_EGGS = 2      # eggs a black-card bonus card takes at most (the printed rule)
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS = 2
+assert MAX_PLAYERS == 4  # features keeps each seat's eggs in reach in four scalars
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -141,20 +142,14 @@ def _is_display_condition(kind):
         kind == C_COLOURS or kind == C_BLACK
 
 
-@nb.njit(cache=True, _nrt=False)
-def _reach(obs, q):
-    """Seat ``q``'s open cards: (eggs in reach, cards one away, cards two away, open cards)."""
-    reach, one, two, n_open = 0.0, 0, 0, 0
-    for card in range(N_CARDS):
-        base = OBS_CARD_COND + 4 * card
-        if obs[OBS_OWNER + card] != q or obs[OBS_EGGS_ON + card] > 0 or not _is_display_condition(obs[base]):
-            continue
-        d = deficit(obs, obs[base], obs[base + 1], obs[base + 2], obs[base + 3], q, -1, -1, -1)
-        reach += 1.0 / (1 << d)
-        one += 1 if d == 1 else 0
-        two += 1 if d == 2 else 0
-        n_open += 1
-    return reach, one, two, n_open
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _helps(obs, slot, kind, a, b, c, seat, d):
+    """1 if the market card in ``slot`` would bring ``seat``'s condition ``(kind, a, b, c)`` below its
+    deficit ``d``, else 0 (also for an empty slot)."""
+    m = obs[OBS_MARKET + slot]
+    if m < 0:
+        return 0
+    return 1 if deficit(obs, kind, a, b, c, seat, -1, obs[OBS_CARD_COLOUR + m], obs[OBS_CARD_NUMBER + m]) < d else 0
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -171,23 +166,45 @@ def features(obs, out):
     out[4] = progress
     out[5] = out[0] * progress
     out[6] = out[2] * progress
-    reach, one, two, n_open = _reach(obs, seat)
+    # one pass over the displays: each seat's eggs in reach; the seat's own open cards, and for each
+    # market slot how many of them its card would bring closer
+    r0, r1, r2, r3 = 0.0, 0.0, 0.0, 0.0
+    one, two, n_open, h0, h1, h2, bonus_left = 0, 0, 0, 0, 0, 0, 0
+    for card in range(N_CARDS):
+        owner, base = obs[OBS_OWNER + card], OBS_CARD_COND + 4 * card
+        kind = obs[base]
+        if owner == seat and kind == C_BONUS:
+            bonus_left += max(0, BONUS_EGGS - obs[OBS_EGGS_ON + card])
+        if owner < 0 or obs[OBS_EGGS_ON + card] > 0 or not _is_display_condition(kind):
+            continue
+        a, b, c = obs[base + 1], obs[base + 2], obs[base + 3]
+        d = deficit(obs, kind, a, b, c, owner, -1, -1, -1)
+        w = 1.0 / (1 << d)
+        r0 += w if owner == 0 else 0.0
+        r1 += w if owner == 1 else 0.0
+        r2 += w if owner == 2 else 0.0
+        r3 += w if owner == 3 else 0.0
+        if owner == seat:
+            one += 1 if d == 1 else 0
+            two += 1 if d == 2 else 0
+            n_open += 1
+            h0 += _helps(obs, 0, kind, a, b, c, seat, d)
+            h1 += _helps(obs, 1, kind, a, b, c, seat, d)
+            h2 += _helps(obs, 2, kind, a, b, c, seat, d)
+    reach = (r0, r1, r2, r3)[seat]
     best_other = -1e9
     for q in range(players):
         if q != seat:
-            best_other = max(best_other, obs[OBS_PLACED + q] + _reach(obs, q)[0])
+            best_other = max(best_other, obs[OBS_PLACED + q] + (r0, r1, r2, r3)[q])
     out[7] = reach / 4.0
     out[8] = (obs[OBS_PLACED + seat] + reach - best_other) / eggs
     out[9] = out[8] * progress
     out[10] = one / 4.0
     out[11] = two / 4.0
     out[12] = n_open / 10.0
-    display, bonus_left = 0, 0
+    display = 0
     for col in range(BLACK + 1):
         display += obs[OBS_COLOUR_COUNT + 5 * seat + col]
-    for card in range(N_CARDS):
-        if obs[OBS_OWNER + card] == seat and obs[OBS_CARD_COND + 4 * card] == C_BONUS:
-            bonus_left += max(0, BONUS_EGGS - obs[OBS_EGGS_ON + card])
     out[13] = display / 20.0
     out[14] = bonus_left / 4.0
     community = 0.0
@@ -200,24 +217,11 @@ def features(obs, out):
         community += 1.0 / (1 << d)
     out[15] = community / 2.0
     out[16] = obs[OBS_COINS] / 10.0
-    coins, helps_most = 0, 0
+    coins = 0
     for slot in range(MARKET):
         coins += obs[OBS_MARKET_COINS + slot]
-        m = obs[OBS_MARKET + slot]
-        if m < 0:
-            continue
-        helps = 0
-        for card in range(N_CARDS):
-            base = OBS_CARD_COND + 4 * card
-            if obs[OBS_OWNER + card] != seat or obs[OBS_EGGS_ON + card] > 0 or not _is_display_condition(obs[base]):
-                continue
-            kind, a, b, c = obs[base], obs[base + 1], obs[base + 2], obs[base + 3]
-            if deficit(obs, kind, a, b, c, seat, -1, obs[OBS_CARD_COLOUR + m], obs[OBS_CARD_NUMBER + m]) < \
-                    deficit(obs, kind, a, b, c, seat, -1, -1, -1):
-                helps += 1
-        helps_most = max(helps_most, helps)
     out[17] = coins / 6.0
-    out[18] = helps_most / 4.0
+    out[18] = max(h0, h1, h2) / 4.0
     distinct = 0
     for n in range(1, N_NUMBERS + 1):
         distinct += 1 if obs[OBS_NUMBER_COUNT + 9 * seat + n] > 0 else 0
