@@ -112,7 +112,9 @@ def summary(seats, confidence=0.95):
     Metrics: finished games, mean game length and its spread (standard
     deviation), mean score spread, mean margin of victory, share of games
     decided by a single point or less, tie rate, and mean turns / lead changes
-    when recorded; ``low``-``high`` is the ``confidence`` interval.
+    when recorded; then, when the engine recorded the leader after each round,
+    the lead changes per game and the comeback curve (``analyses.comeback``);
+    ``low``-``high`` is the ``confidence`` interval.
     """
     games = per_game(seats)
     rotated = "rotation" in games.columns
@@ -134,6 +136,9 @@ def summary(seats, confidence=0.95):
         ]
         rows += [(f"mean {c.replace('_', ' ')}", *mean_with_interval(games, c, confidence), "recorded by the game")
                  for c in OPTIONAL_LENGTHS if c in games.columns]
+        from analyses.comeback import feel_rows  # imports this module
+
+        rows += feel_rows(seats, confidence)
     return pl.DataFrame(rows, schema={"metric": pl.String, "value": pl.Float64, "low": pl.Float64,
                                       "high": pl.Float64, "note": pl.String}, orient="row")
 

@@ -37,10 +37,13 @@ class PlaytestGroup(click.Group):
     `playtest simulate` does not pay for matplotlib and the Unfair kernels.
     """
 
-    lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
+    lazy = {"survey": "playtest.cli_designer:survey", "compensate": "playtest.cli_designer:compensate",
+            "cards": "playtest.cli_designer:cards",
+            "report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
-            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict"}
+            "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
+            "search-gain": "playtest.search_gain:search_gain", "skill": "playtest.cli_skill:skill"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])

@@ -14,18 +14,16 @@ import click
 from click.core import ParameterSource
 
 from analyses import sweep as sweeps
-from analyses.compare import CompareError
 from analyses import tournament as tournaments
+from analyses.compare import CompareError
 from analyses.runs import NotARun
-from analyses.verdict import DEFAULT_MARGIN, seat_verdict
+from analyses.verdict import DEFAULT_MARGIN
 from playtest import api, run_checks
 from playtest.cli_types import OutputPath, check_report_out, margin_type
 from reports.build import write_report
 from reports.tournament_report import head_to_head, headline
 from simulator import games as game_registry
-from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError, read_toml
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -61,12 +59,10 @@ def margin_option(f):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
-    run_checks.check_runs(dirs)
     for line in run_checks.incomplete(dirs):
         click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
                    f"with --resume finishes it", err=True)
-    path = write_report(dirs, out, fmt=fmt, margin=margin)
-    click.echo(str(path))
+    click.echo(str(api.report(dirs, out, fmt=fmt, margin=margin)))
 
 
 @click.command()
@@ -85,27 +81,13 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
-    try:  # read like a setup table: a regular file, small, not nested deep
-        grid = read_toml(grid)
-    except SetupError as exc:
-        raise sweeps.GridError(f"grid: {str(exc).removeprefix('setup table: ')}") from None
-    options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
-    games = options.get("games", sweeps.DEFAULT_GAMES)
-    api.check(game, **{**options, "games": games}, out=out)
-    if search and options.get("seed", 0) > MAX_SEED - sweeps.CONFIRM_SEED_OFFSET:
-        raise sweeps.GridError(f"grid: with --search the seed must be at most {MAX_SEED - sweeps.CONFIRM_SEED_OFFSET} "
-                               f"(the confirmation games use seed + {sweeps.CONFIRM_SEED_OFFSET:,})")
-    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
-        summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
-                               unplayable=(SetupError,), margin=margin)
-        sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
-    manifest, _ = sweeps.load(out)
-    axes = [a["label"] for a in manifest["axes"]]
-    for line in sweeps.table_lines(summary, axes):
+    result = api.sweep(game, grid, out=out, force=force, search=search, margin=margin)
+    summary = result.frame
+    for line in sweeps.table_lines(summary, result.info["axes"]):
         click.echo(line)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
-    for line in sweeps.best_lines(summary, axes, margin):
+    for line in result.info["best_lines"]:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
@@ -141,16 +123,11 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
                                  param_hint="--strategy")
     if len(strategies) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
-    api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
-    for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces
-        api.check(game, players=players, seed=seed, games=games, strategies=lineup, rotate_seats=True, out=out)
-    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
-        tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
-                         force=force)
-    _, seats = tournaments.load(out)
-    standings = tournaments.standings(seats)
+    result = api.tournament(game, list(strategies), players=players, games=games, seed=seed, out=out, force=force,
+                            margin=margin)
+    standings, seats = result.frame, result.info["seats"]
     strategies = [headline(standings, head_to_head(seats)), *tournaments.table_lines(standings)]
-    seat_lines = seat_verdict(seats, margin).lines()
+    seat_lines = result.verdict.lines()
     asked_about_seats = click.get_current_context().get_parameter_source("margin") is not ParameterSource.DEFAULT
     for line in seat_lines + strategies if asked_about_seats else strategies + seat_lines:
         click.echo(line)
@@ -171,7 +148,6 @@ def compare(run_a, run_b, margin, as_json):
     and in the game-feel figures, B minus A, with paired intervals when both
     runs used the same seed (common random numbers), else unpaired ones.
     """
-    run_checks.check_runs([run_a, run_b])
     comparison = api.compare(run_a, run_b, margin=margin)
     if as_json:
         click.echo(json.dumps(comparison.to_dict(), indent=2))

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import jinja2
 
-from analyses import ladder, sweep, tournament
+from analyses import by_model, ladder, survey, sweep, tournament
 from analyses.runs import NotARun, is_run
 from analyses.verdict import DEFAULT_MARGIN
-from reports import ladder_report, run_report, sweep_report, tournament_report
+from reports import by_model_report, ladder_report, run_report, survey_report, sweep_report, tournament_report
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -36,10 +36,14 @@ def sections(paths, margin=DEFAULT_MARGIN):
     for path in map(Path, paths):
         if sweep.is_sweep(path):
             out.append(sweep_report.sweep_section(path))
+        elif survey.is_survey(path):
+            out.append(survey_report.survey_section(path))
         elif tournament.is_tournament(path):
             out.append(tournament_report.tournament_section(path, margin))
         elif ladder.is_ladder(path):
             out.append(ladder_report.ladder_section(path, margin))
+        elif by_model.is_by_model(path):
+            out.append(by_model_report.by_model_section(path, margin))
         elif is_run(path):
             out.append(run_report.run_section(path, margin))
         else:

@@ -201,6 +201,27 @@ def game_length(name, distribution, column="rounds"):
     return Figure(name, f"Share of games lasting each number of {column}.", fig, distribution)
 
 
+def comeback_curve(name, curve):
+    """The comeback curve: the share of games the leader after each round goes on to win (points with 95%
+    intervals), against the chance line of a seat picked at random (from ``analyses.comeback.curve``)."""
+    fig, ax = new_axes()
+    x = curve["round"].to_numpy()
+    share, lo, hi = (curve[c].to_numpy() for c in ("leader_wins", "low", "high"))
+    ax.errorbar(x, share, yerr=np.vstack([share - lo, hi - share]), fmt="o-", color=BLUE, capsize=4,
+                label="the leader after the round wins")
+    ax.axhline(curve["chance"][0], color=GREY, linestyle="--", label="chance (1 / players)")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    whole_ticks(ax.xaxis)
+    ax.set_xlabel("after round")
+    ax.set_ylabel("games won by the leader")
+    ax.set_title("Comeback curve (95% intervals)")
+    legend_outside(ax)
+    return Figure(name, "The share of games won by the seat leading alone after each round, with 95% intervals; "
+                        "the dashed line is the chance a seat picked at random would have. Near 100% the game is "
+                        "decided early; near the line a lead means little.", fig, curve)
+
+
 def ratings(name, standings):
     """Bradley-Terry ratings with 95% intervals around the field's average (0), best at the top."""
     table = standings.sort("rating", descending=True)

@@ -13,7 +13,7 @@ are mixed.
 
 import polars as pl
 
-from analyses import feel, paired
+from analyses import comeback, feel, paired
 from analyses.runs import open_run
 from analyses.seat_summary import seat_summary
 from reports import figures
@@ -109,6 +109,8 @@ FEEL_FORMAT = {"close games": lambda v: pct(v, 2), "tie rate": lambda v: pct(v, 
 
 def feel_value(metric, value):
     """A game-feel figure as shown: shares in %, counts whole, the rest with two decimals."""
+    if value is not None and metric.startswith("leader after round"):
+        return pct(value)
     return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
 
 
@@ -136,6 +138,8 @@ def feel_section(seats, tag, by):
     figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
     length = figures.game_length(f"{tag}game-length", dist)
     words = [] if length else [f"Every game lasted {dist['rounds'][0]} rounds."]
+    if comeback.has_leaders(seats) and (curve := comeback.curve(seats)).height:
+        figs.append(figures.comeback_curve(f"{tag}comeback", curve))
     return Section("Game feel", "feel", figures=figs + [length] * bool(length), text=words, tables=[table])
 
 

@@ -331,6 +331,10 @@ def reopen(out, spec):
         old = output.read_manifest(out)
     except RunError as exc:
         raise RunError(f"{damaged} ({exc}); start the run again with --force") from None
+    if old.get("engine_version") != spec.game.engine_version:
+        raise RunError(f"cannot resume {out}: it was played by {spec.game.name} engine version "
+                       f"{old.get('engine_version')}, this playtest has version {spec.game.engine_version}, whose "
+                       f"games differ; start the run again with --force")
     mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
     if mismatched:
         raise RunError(f"cannot resume {out}: the run there differs in "

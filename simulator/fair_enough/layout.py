@@ -52,7 +52,19 @@ A hand index depends only on the mover's own draws and plays, and placed
 piles are public, so an id names the same move in every determinization of
 the mover's information. ``legal_actions`` lists the ids in the order of the
 options a strategy is shown.
+
+Move keys (``simulator.fair_enough.engine.move_key``), below ``MAX_KEYS``: a
+research id and secure are their own key (row positions are public); placing
+hand card ``i`` with ``special`` is ``K_PLACE + 4 * card + special``, where
+``card`` is the placed card's id (collection cards come first in the deck:
+``kind * len(deck.values) + the value's index``, so the id names the face
+(kind, value), which every seat sees when the card is placed); a Sold Out
+target ``A_TARGET + x`` is ``K_TARGET + x`` (placed piles are public). The
+hand index of another seat names a different card in each determinization
+of the searching seat's information, the key the same card in all of them.
 """
+
+from simulator.core import leaders
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -81,6 +93,11 @@ A_SECURE = 7
 A_PLACE = 8
 A_TARGET = A_PLACE + 4 * HAND_MAX
 MAX_ACTIONS = A_TARGET + MAX_PLAYERS * HAND_MAX
+
+# move keys (see the module docstring)
+K_PLACE = A_PLACE
+K_TARGET = K_PLACE + 4 * MAX_KINDS * MAX_VALUES   # collection card ids are below MAX_KINDS * MAX_VALUES
+MAX_KEYS = K_TARGET + MAX_PLAYERS * HAND_MAX
 
 # option columns
 OPT_A = 0          # RESEARCH: first row position taken (-1 = none)
@@ -139,8 +156,8 @@ SEAT_COLUMNS = ("collected", "collected_value", "set_bonus", "hand_penalty", "la
                 "lost_at_close", "lost_to_sold_out", "queue_played", "preorder_played", "sold_out_played")
 (S_COLLECTED, S_COLLECTED_VALUE, S_SET_BONUS, S_HAND_PENALTY, S_LARGEST, S_FIRST, S_LOST_CLOSE, S_LOST_SOLD,
  S_QUEUE, S_PREORDER, S_SOLD_OUT) = range(len(SEAT_COLUMNS))
-GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished")
-G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(len(GAME_COLUMNS))
+GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished", *leaders.COLUMNS)  # leaders: the game loop
+G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(4)
 
 # standing = score * STANDING_SCALE + largest set (ties on score go to the larger set)
 STANDING_SCALE = 64
