@@ -27,7 +27,7 @@ from scipy import special
 from analyses import feel
 from analyses.frames import as_lazy
 from analyses.moments import family, finished_filter
-from analyses.verdict import DEFAULT_MARGIN, points
+from analyses.verdict import DEFAULT_MARGIN, player_model, points
 
 BOOTSTRAP = 4000
 FEEL_COLUMNS = {"rounds": "mean rounds", "spread": "mean score spread", "margin": "mean margin of victory",
@@ -57,7 +57,7 @@ class Change:
 class Comparison:
     """The comparison of two runs: ``kind`` "fairer" | "worse" | "indistinguishable" (B against A),
     ``paired`` and why, per-seat changes (simultaneous 95%), the change in the largest edge and in the
-    game-feel figures (95% each)."""
+    game-feel figures (95% each); ``model`` names the players both rest on (``player_model``)."""
 
     kind: str
     margin: float
@@ -67,27 +67,27 @@ class Comparison:
     seats: tuple
     largest: Change
     feel: tuple
+    model: str = ""
 
     def sentence(self):
-        big, m = self.largest, points(self.margin)
+        big, m = self.largest, f"{points(self.margin)} points{self.model}"
         change = f"{big.change:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
         where = f"largest seat edge {big.a:.2f} in A, {big.b:.2f} in B"
         if self.kind == "fairer":
-            return f"B is fairer than A beyond ±{m} points: the largest seat edge changes by {change} ({where})."
+            return f"B is fairer than A beyond ±{m}: the largest seat edge changes by {change} ({where})."
         if self.kind == "worse":
-            return f"B is less fair than A beyond ±{m} points: the largest seat edge changes by {change} ({where})."
+            return f"B is less fair than A beyond ±{m}: the largest seat edge changes by {change} ({where})."
         within = -self.margin < big.lo and big.hi < self.margin
         if big.lo > 0 or big.hi < 0:
             if within:
-                return (f"B changed the largest seat edge, but within the margin of ±{m} points: it changes by "
+                return (f"B changed the largest seat edge, but within the margin of ±{m}: it changes by "
                         f"{change} ({where}).")
             return (f"B changed the largest seat edge by {change}, but cannot yet be said to change it by more than "
-                    f"±{m} points; more games could tell ({where}).")
+                    f"±{m}; more games could tell ({where}).")
         if within:
-            return (f"A and B are equally fair within ±{m} points: the largest seat edge changes by {change} "
-                    f"({where}).")
-        return (f"A and B cannot be told apart at ±{m} points: the largest seat edge changes by {change}; more "
-                f"games could still tell them apart ({where}).")
+            return f"A and B are equally fair within ±{m}: the largest seat edge changes by {change} ({where})."
+        return (f"A and B cannot be told apart at ±{m}: the largest seat edge changes by {change}; more games "
+                f"could still tell them apart ({where}).")
 
     def lines(self):
         out = [self.sentence(), f"  {self.pairing}"]
@@ -114,10 +114,10 @@ def feel_line(c):
     shares as "12.50% -> 11.00%, -1.50 points (...)"; a figure that was the same in every deal of both runs
     says so instead of showing "+0.00 (+0.00 to +0.00)"."""
     unit = FEEL_UNITS.get(c.name, "")
+    change = f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''}"
     if c.lo == c.hi == c.change:
-        return f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''} (the same difference in every deal)"
-    return (f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''} "
-            f"({c.lo:+.2f} to {c.hi:+.2f})")
+        return f"{change} (the same difference in every deal)"
+    return f"{change} ({c.lo:+.2f} to {c.hi:+.2f})"
 
 
 def deal_table(seats, players):
@@ -211,6 +211,10 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
         if manifest_a.get(key) != manifest_b.get(key):
             raise CompareError(f"the runs differ in {key} ({manifest_a.get(key)} against {manifest_b.get(key)}); "
                                "compare two runs of the same game and player count")
+    version_a, version_b = manifest_a.get("engine_version"), manifest_b.get("engine_version")
+    if version_a != version_b:
+        raise CompareError(f"the runs were played by different {manifest_a['game']} engines (version {version_a} "
+                           f"against {version_b}), whose games may differ; play both with the same playtest")
     players = int(manifest_a["players"])
     deals_a, deals_b = deal_table(seats_a, players), deal_table(seats_b, players)
     if deals_a.height < 2 or deals_b.height < 2:
@@ -223,5 +227,8 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
                          100 * hi[s]) for s in range(players))
     ta, tb, d, dlo, dhi = largest_edge_change(a, b, paired, confidence)
     largest = Change("largest seat edge", 100 * ta, 100 * tb, 100 * d, 100 * dlo, 100 * dhi)
-    return Comparison(verdict_of(largest.lo, largest.hi, margin), float(margin), paired, reason, (deals_a.height, deals_b.height), seats, largest,
-                      _feel_changes(seats_a, seats_b, paired, confidence))
+    model_a, model_b = player_model(seats_a), player_model(seats_b)
+    model = f" {model_a}" if model_a == model_b else f" (A {model_a}; B {model_b})"
+    feel_changes = _feel_changes(seats_a, seats_b, paired, confidence)
+    return Comparison(verdict_of(largest.lo, largest.hi, margin), float(margin), paired, reason,
+                      (deals_a.height, deals_b.height), seats, largest, feel_changes, model)

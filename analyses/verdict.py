@@ -43,6 +43,7 @@ from analyses import planning
 from analyses.frames import as_lazy
 
 DEFAULT_MARGIN = 1.0  # percentage points of win share
+AFFORDABLE = 10 ** 10  # games: a plan beyond this says no affordable number settles the verdict
 UNFINISHED_MAJORITY = 0.5  # more unfinished games than this share: the verdict is "unfinished"
 
 
@@ -119,7 +120,8 @@ class Verdict:
         what = "every seat's edge (win share minus fair share)" if self.subject == "seats" else \
             "every lineup's edge (a seat together with the strategy in it, against the fair share)"
         unit = f"deals ({self.rotations} rotations each) as the unit" if self.rotations > 1 else "games as the unit"
-        over = "one interval (two seats' edges are mirror images)" if self.players == 2 else \
+        over = f"one {round(100 * self.confidence)}% exact interval (two seats' edges are mirror images)" \
+            if self.players == 2 else \
             f"simultaneous {round(100 * self.confidence)}% exact intervals over {self.players} seats (Bonferroni)"
         return f"{what} against ±{points(self.margin)} points, with {over}, {unit}"
 
@@ -182,8 +184,8 @@ class Verdict:
             return (f"Unbalanced{model}: {named}, beyond ±{points(self.margin)} points with {confidence} "
                     f"({self.counts()}).")
         unit = "deals" if self.rotations > 1 else "games"
-        need = (f"about {self.games_needed:,} games in all would settle it at least 2 times in 3 (planned for 4 in 5 "
-                "as if these edges were exact)") if self.games_needed else \
+        need = (f"about {self.games_needed:,} games in all would settle it about 2 times in 3 or more (planned "
+                "for 4 in 5 as if these edges were exact)") if self.games_needed else \
             f"too few {unit} to plan from: play at least {planning.MIN_UNITS} {unit}" \
             if self.deals < planning.MIN_UNITS else \
             "the largest edge sits at the margin, so no affordable number of games settles it"
@@ -321,6 +323,7 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
     if kind == "inconclusive":
         units = units_to_settle(moments, margin, confidence) if moments.n >= planning.MIN_UNITS else None
         needed = None if units is None else max(units, moments.n + 1) * moments.rotations
+        needed = None if needed is not None and needed > AFFORDABLE else needed
     return Verdict(kind, edges=edges, largest=edges[worst], seat_test=wald_test(moments), games_needed=needed,
                    **common)
 

@@ -68,16 +68,25 @@ class Baseline:
         self._folder.cleanup()
 
 
-def baseline_process():
-    """A ``Baseline`` of commit ``BASELINE``, or ``None`` with the reason when there is no git history."""
+def export_commit(commit):
+    """``(folder, None)``: commit ``commit`` of this checkout exported (``git archive``) into a temporary folder
+    (a ``TemporaryDirectory``: its code runs with ``PYTHONPATH`` set to ``folder.name``), or ``(None, reason)``
+    when there is no git history to export it from."""
     root = Path(__file__).resolve().parents[1]
-    exported = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", BASELINE],
-                              capture_output=True)
+    exported = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", commit], capture_output=True)
     if exported.returncode != 0:
-        return None, f"no baseline: `git archive {BASELINE}` failed ({exported.stderr.decode().strip()})"
-    folder = tempfile.TemporaryDirectory(prefix="playtest-baseline-")
+        return None, f"`git archive {commit}` failed ({exported.stderr.decode().strip()})"
+    folder = tempfile.TemporaryDirectory(prefix=f"playtest-{commit}-")
     with tarfile.open(fileobj=io.BytesIO(exported.stdout)) as tar:
         tar.extractall(folder.name, filter="data")
+    return folder, None
+
+
+def baseline_process():
+    """A ``Baseline`` of commit ``BASELINE``, or ``None`` with the reason when there is no git history."""
+    folder, reason = export_commit(BASELINE)
+    if folder is None:
+        return None, f"no baseline: {reason}"
     return Baseline(folder), None
 
 

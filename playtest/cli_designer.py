@@ -19,7 +19,7 @@ from analyses.compensate import CONFIRM_OFFSET
 from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
 from playtest.cli import run_arguments
-from playtest.cli_types import FiniteRange, local_workers_type, margin_type
+from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from reports.section import compact_toml
 from simulator import games as game_registry
 from simulator.core import rundir
@@ -65,7 +65,7 @@ def _counts(text, game, setup, variant):
 @click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
 @click.option("--variant", default="standard", show_default=True)
 @click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
               help="Directory for the survey (survey.json, summary.csv, runs/, report.html) [default: none kept].")
 @click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted survey in --out.")
@@ -164,7 +164,7 @@ def _lineup(strategies, players, rotate_seats):
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
 @click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
               help="Balanced means every seat's edge is within ± this many percentage points.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), default=None,
               help="Write the compensated setup table (a FILE.toml that simulate --setup accepts).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def compensate(game, players, knob, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
@@ -228,7 +228,7 @@ def _check_toml_out(out):
 @click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
 @backend_options
-@click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
+@click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
               help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a list of {card, measure, effect, low, high, kind} and the sentences as JSON.")

@@ -28,6 +28,20 @@ class FiniteRange(click.FloatRange):
         return number
 
 
+class OutputPath(click.Path):
+    """A ``click.Path`` for something a command writes; it refuses an empty name and ``-``.
+
+    Without this, ``--out ''`` would quietly write nothing (or the current
+    folder), and ``--out -``, which elsewhere means standard output, a folder
+    named "-".
+    """
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.strip() in ("", "-"):
+            self.fail(f"{value!r} is not a name to write to; give a path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def margin_type():
     """Percentage points of win share: more than 0, at most ``MAX_MARGIN``."""
     return FiniteRange(0, MAX_MARGIN, min_open=True)

@@ -82,7 +82,7 @@ def verdict_sentence(table, margin, change=None):
             else f"The first-seat edge {kind} with skill")
     ends = (f"it changes by {d:+.2f} points ({dlo:+.2f} to {dhi:+.2f}, 95% over the shared deals) from "
             f"{_edge(low, '')} at {low['budget']:,} iterations to {_edge(high, '')} at {high['budget']:,} "
-            "(simultaneous 95% intervals)")
+            "(simultaneous 95% intervals; the search player at that budget in every seat)")
     if low["verdict"] == high["verdict"]:
         seats = f"the seat verdict at ±{points(margin)} points is {low['verdict']} at both ends"
     else:

@@ -10,6 +10,7 @@ the engine, and caches those kernels too, keyed by the files' fingerprints
 """
 
 import dataclasses
+import difflib
 import hashlib
 import inspect
 import sys
@@ -101,8 +102,10 @@ class StrategySet:
                     params[search.P_FORBID] = float(forbid)
                     s = dataclasses.replace(s, name=name, params=tuple(params))
                 return sid, s
-        raise StrategyError(f"unknown strategy {name!r} for {self.game} (choose from {', '.join(self.names())}, "
-                            f"or load your own with --strategy-file)")
+        close = difflib.get_close_matches(name, self.names(), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise StrategyError(f"unknown strategy {name!r} for {self.game}{hint} (choose from "
+                            f"{', '.join(self.names())}, or load your own with --strategy-file)")
 
     def search_vector(self, name, horizon=None):
         """The parameter vector of the search player ``name`` (``mcts``, ``mcts@N``, ``mcts:no-CLASS``), with

@@ -189,16 +189,16 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
     return -1
 
 
-SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "action_class", "apply", "result",
-                "horizon_mark", "MAX_ACTIONS")
+SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move_key", "action_class", "apply",
+                "result", "horizon_mark", "MAX_ACTIONS", "MAX_KEYS")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, nrt=True):
     """Return ``(new_search, search)`` of ``simulator.core.search`` bound to an engine's verbs.
 
     ``verbs`` maps the names the search templates call (``new_state``,
-    ``copy_state``, ``determinize``, ``legal_actions``, ``action_class``,
-    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``) to the engine's
+    ``copy_state``, ``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
+    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``, ``MAX_KEYS``) to the engine's
     functions and constants; ``search_sid`` is the search strategy's id.
     With ``nrt=False`` (engines whose verbs allocate nothing) the search and
     its ``allowed_actions`` are compiled without reference counting, like the

@@ -10,9 +10,9 @@ information set. Each iteration
    search then reseeds every random lane, chance included, from its own
    stream, so nothing hidden in the live state's streams can leak in);
 2. descends the tree, at each node considering only the children whose
-   action is legal in this determinization, by UCB1 with availability counts
-   (``reward / visits + c * sqrt(ln(availability) / visits)``);
-3. expands one untried legal action;
+   move key is legal in this determinization, by UCB1 with availability
+   counts (``reward / visits + c * sqrt(ln(availability) / visits)``);
+3. expands one untried legal move key, chosen uniformly;
 4. plays the game to its end with the rollout policy (uniform over legal
    actions, or a built-in heuristic for every seat), or with ``horizon`` h
    >= 1 only up to the h-th evaluation point ahead (below);
@@ -38,10 +38,19 @@ Fool! at 256 iterations against 3 x ``cautious`` (seed 1, 50 deals) rank
 shares won 50.0% +- 6.3 of the games, win shares 29.8% +- 5.8
 (docs/skill.md, "How strong it is").
 
-The decision is the root child visited most often. Actions are the engine's
-action ids, which mean the same move in every determinization of the
-searching seat's information; opponents' nodes merge actions across
-determinizations, the usual SO-ISMCTS simplification (see the paper, 4.2).
+Tree nodes are *move keys*, not action ids: the engine's ``move_key`` names
+a legal action as any watching seat identifies it (the card played, the card
+or slot bought; never a position in a hidden hand), so a node is one move as
+the searching seat observes it, the node of SO-ISMCTS (see the paper, 4.2).
+At each node of an iteration the search lists the legal actions of its
+determinization, keys them, and applies, for the key it descends to or
+expands, the action of this determinization that has that key: an
+opponent's node collects the same observed move (the same card) across
+determinizations, although the card sits at a different position of the
+hidden hand in each. Actions with one key are the same move (identical
+cards). The decision is the root child visited most often, visit ties
+going to the higher mean value, then to the lower key; the action returned
+is the live state's action with that key.
 
 A search seat's parameter vector (``strategies.search`` documents and
 validates it): ``[iterations, exploration, rollout, forbid, horizon, rollout
@@ -56,9 +65,9 @@ stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,
-``determinize``, ``legal_actions``, ``action_class``, ``apply``, ``result``,
-``horizon_mark``, ``choose``), its ``MAX_ACTIONS`` and the search strategy's
-id ``SEARCH_SID``.
+``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
+``apply``, ``result``, ``horizon_mark``, ``choose``), its ``MAX_ACTIONS``
+and ``MAX_KEYS`` and the search strategy's id ``SEARCH_SID``.
 """
 
 import math
@@ -81,7 +90,7 @@ def new_search(arrays, params, sids):
             cap = max(cap, int(params[s, P_ITERATIONS]) + 1)
     return (new_state(arrays, params),                  # noqa: F821 (bound)  the determinized copy
             np.empty(cap, np.int64),                    # parent
-            np.empty(cap, np.int64),                    # action that leads to the node
+            np.empty(cap, np.int64),                    # move key that leads to the node
             np.empty(cap, np.int64),                    # seat that took it
             np.empty(cap, np.int64),                    # first child
             np.empty(cap, np.int64),                    # next sibling
@@ -89,14 +98,18 @@ def new_search(arrays, params, sids):
             np.empty(cap, np.float64),                  # availability
             np.empty(cap, np.float64),                  # summed win share of the seat that moved
             np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  legal actions
-            np.zeros(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  stamp: action legal here
-            np.zeros(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  stamp: action has a child here
+            np.zeros(MAX_KEYS, np.int64),               # noqa: F821 (bound)  stamp: key legal here
+            np.zeros(MAX_KEYS, np.int64),               # noqa: F821 (bound)  stamp: key has a child (or is listed)
             np.zeros(1, np.int64),                      # stamp counter
             np.empty(4, np.uint64),                     # the searching seat's stream
             np.empty(sids.size, np.int64),              # rollout strategy per seat
             np.zeros(params.shape, np.float64),         # rollout parameters per seat
             np.empty(sids.size, np.float64),            # a rollout's win share per seat
-            np.empty(0, np.int64))                      # no trace
+            np.empty(0, np.int64),                      # no trace
+            np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  the legal actions' keys
+            np.empty(MAX_KEYS, np.int64),               # noqa: F821 (bound)  an action of each legal key here
+            np.empty((0, 3), np.int64),                 # the tree log (empty: off; see search)
+            np.empty((0, 4), np.uint64))                # the stream at each iteration's start (with the log)
 
 
 @nb.njit(cache=True)
@@ -152,10 +165,18 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
 
     ``scores``, ``standing``, ``seat_stats`` and ``game_stats`` are the game's
     output rows, used as scratch for the rollouts' results (the caller writes
-    the real result after the game).
+    the real result after the game). Tree nodes are move keys (the engine's
+    ``move_key``); the action applied for a key is the one of the
+    determinization at hand. The decision is the most-visited root child,
+    visit ties going to the higher mean value, then to the lower key.
+
+    With a non-empty tree log (``buf[20]``, rows ``(iteration, node,
+    action)``, and ``buf[21]``, the searching seat's stream at the start of
+    each iteration; tests use it), every step taken in the tree is recorded
+    while there is room.
     """
-    (work, parent, action, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace) = buf
+    (work, parent, key, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
+     rsids, rparams, share, no_trace, keys, key_action, log, log_rng) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
@@ -172,8 +193,11 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             src = P_ROLLOUT_PARAMS + j
             rparams[s, j] = params[me, src] if src < params.shape[1] else 0.0
     parent[0], child[0], visits[0] = -1, -1, 0.0
-    nodes, n = 1, 0
-    for _ in range(iterations):
+    nodes, n, logged = 1, 0, 0
+    for it in range(iterations):
+        if it < log_rng.shape[0]:
+            for k in range(4):
+                log_rng[it, k] = rng[k]
         copy_state(state, work)  # noqa: F821 (bound)
         determinize(work, arrays, me, rng)  # noqa: F821 (bound)
         wrngs = work[1]
@@ -181,7 +205,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             for k in range(4):
                 wrngs[lane, k] = next_u64(rng)
         node = 0
-        in_tree = True  # descending the tree until one action is expanded, then rolling out
+        in_tree = True  # descending the tree until one key is expanded, then rolling out
         while not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon):  # noqa: F821 (bound)
             if in_tree or rollout < 0:
                 n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
@@ -189,41 +213,45 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             if in_tree:
                 stamp[0] += 1
                 for i in range(n):
-                    legal[acts[i]] = stamp[0]
+                    k = move_key(work, arrays, acts[i])  # noqa: F821 (bound)
+                    keys[i] = k
+                    legal[k] = stamp[0]
+                    key_action[k] = acts[i]
                 best, best_value = -1, -1e300
                 ch = child[node]
                 while ch >= 0:
-                    if legal[action[ch]] == stamp[0]:
-                        tried[action[ch]] = stamp[0]
+                    if legal[key[ch]] == stamp[0]:
+                        tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
                         value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
                         if value > best_value:
                             best, best_value = ch, value
                     ch = sibling[ch]
                 untried = 0
-                for i in range(n):
-                    if tried[acts[i]] != stamp[0]:
+                for i in range(n):  # the distinct legal keys without a child, gathered at the front of keys
+                    k = keys[i]
+                    if tried[k] != stamp[0]:
+                        tried[k] = stamp[0]
+                        keys[untried] = k
                         untried += 1
                 if untried > 0 and nodes < parent.size:
-                    pick = randint(rng, untried)
-                    for i in range(n):
-                        if tried[acts[i]] != stamp[0]:
-                            if pick == 0:
-                                a = acts[i]
-                                break
-                            pick -= 1
-                    k = nodes
+                    k = keys[randint(rng, untried)]
+                    a = key_action[k]
+                    new = nodes
                     nodes += 1
-                    parent[k], action[k], mover[k] = node, a, to_move(work)
-                    child[k], sibling[k], child[node] = -1, child[node], k
-                    visits[k], avail[k], reward[k] = 0.0, 1.0, 0.0
-                    node = k
+                    parent[new], key[new], mover[new] = node, k, to_move(work)
+                    child[new], sibling[new], child[node] = -1, child[node], new
+                    visits[new], avail[new], reward[new] = 0.0, 1.0, 0.0
+                    node = new
                     in_tree = False
                 elif best >= 0:
                     node = best
-                    a = action[best]
+                    a = key_action[key[best]]
                 else:  # the tree is full and no child is legal here: roll out from this node
                     in_tree = False
+                if a >= 0 and logged < log.shape[0]:
+                    log[logged, 0], log[logged, 1], log[logged, 2] = it, node, a
+                    logged += 1
             if a < 0:
                 a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)  # noqa: F821
             apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
@@ -239,10 +267,17 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         visits[0] += 1.0
     for k in range(4):
         rngs[1 + me, k] = rng[k]
-    best, most = -1, -1.0
+    best = -1
     ch = child[0]
-    while ch >= 0:
-        if visits[ch] > most or (visits[ch] == most and action[ch] < action[best]):
-            best, most = ch, visits[ch]
+    while ch >= 0:  # the most visits; at equal visits the higher summed reward is the higher mean
+        if best < 0 or visits[ch] > visits[best] or (visits[ch] == visits[best] and (
+                reward[ch] > reward[best] or (reward[ch] == reward[best] and key[ch] < key[best]))):
+            best = ch
         ch = sibling[ch]
-    return action[best] if best >= 0 else -1  # -1 (illegal): a finished game, where nothing is searched
+    if best < 0:
+        return -1  # (illegal): a finished game, where nothing is searched
+    n = allowed_actions(state, arrays, acts, forbid)
+    for i in range(n):
+        if move_key(state, arrays, acts[i]) == key[best]:  # noqa: F821 (bound)
+            return acts[i]
+    return -1

@@ -22,6 +22,12 @@ An engine module implements, jit-compiled, with these exact names (see
         deal game ``game`` of run ``seed`` and run chance up to the first decision
     legal_actions(state, arrays, actions) -> n
         the seat to move's legal actions, as small integers, into actions[:n]
+    move_key(state, arrays, action) -> int64
+        the legal ``action`` of the seat to move as every watching seat
+        identifies it, in ``[0, MAX_KEYS)``: the card's face, a public
+        position or slot, never a position in a hidden hand (identical
+        cards may share a key: they are the same move); a game whose action
+        ids already are such names imports ``action_as_key`` below
     apply(state, arrays, action, trace, record)
         the seat to move takes ``action``; chance and forced steps run up to the
         next decision or the end
@@ -39,7 +45,8 @@ An engine module implements, jit-compiled, with these exact names (see
         h-th); a game without them imports ``no_horizon_mark`` below as its
         ``horizon_mark``
 
-and the constant ``EVALUATION_POINT``: ``None`` for a game without an
+and the constants ``MAX_ACTIONS`` and ``MAX_KEYS`` (every action id, every
+move key is below them) and ``EVALUATION_POINT``: ``None`` for a game without an
 evaluation point, else one line saying where it is and what ``result``
 writes there (``playtest strategies GAME`` prints it). The search scores a
 rollout stopped at the evaluation point by the ``standing`` that ``result``
@@ -48,8 +55,10 @@ writes there, so it must be meaningful mid-game.
 Also the template ``choose(state, arrays, sids, params) -> action`` (plain
 Python calling the bound global ``decide``: the seat to move's strategy picks
 one of its options; -1 for an illegal pick). An action id means the same move
-in every determinization of the deciding seat's information, so a search
-player can share statistics across them.
+in every determinization of the deciding seat's information; a move key
+means the same move in every determinization of any watching seat's, so the
+search player (``simulator.core.search``) shares statistics across them by
+key.
 """
 
 import numba as nb
@@ -119,3 +128,10 @@ def no_horizon_mark(state):
     Jit-compiled.
     """
     return np.int64(0)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def action_as_key(state, arrays, action):
+    """The ``move_key`` of a game whose action ids already name moves as every seat sees them (market slots,
+    card ids): the action itself (its ``MAX_KEYS`` is its ``MAX_ACTIONS``). Jit-compiled."""
+    return np.int64(action)

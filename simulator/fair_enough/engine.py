@@ -34,8 +34,9 @@ from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
+from simulator.fair_enough.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
-                                          HAND_MAX, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
+                                          HAND_MAX, K_PLACE, K_TARGET, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
                                           OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_START,
                                           OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
@@ -217,6 +218,19 @@ def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions`` (size ``layout.MAX_ACTIONS`` holds
     any list), in the order of the options its strategy is shown; return their number. Jit-compiled."""
     return _options(state, arrays, actions)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def move_key(state, arrays, action):
+    """The move ``action`` of the seat to move as every seat sees it (``layout``, "Move keys"): research and
+    secure as they are, a placement by the placed card's id and the special, a Sold Out target by its public
+    pile position. Jit-compiled."""
+    if action < A_PLACE:
+        return np.int64(action)
+    if action < A_TARGET:
+        i, sp = (action - A_PLACE) // 4, (action - A_PLACE) % 4
+        return K_PLACE + 4 * state[6][state[0][H_TO_MOVE], i] + sp
+    return K_TARGET + action - A_TARGET
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

@@ -52,6 +52,16 @@ A hand index depends only on the mover's own draws and plays, and placed
 piles are public, so an id names the same move in every determinization of
 the mover's information. ``legal_actions`` lists the ids in the order of the
 options a strategy is shown.
+
+Move keys (``simulator.fair_enough.engine.move_key``), below ``MAX_KEYS``: a
+research id and secure are their own key (row positions are public); placing
+hand card ``i`` with ``special`` is ``K_PLACE + 4 * card + special``, where
+``card`` is the placed card's id (collection cards come first in the deck:
+``kind * len(deck.values) + the value's index``, so the id names the face
+(kind, value), which every seat sees when the card is placed); a Sold Out
+target ``A_TARGET + x`` is ``K_TARGET + x`` (placed piles are public). The
+hand index of another seat names a different card in each determinization
+of the searching seat's information, the key the same card in all of them.
 """
 
 from simulator.core import leaders
@@ -83,6 +93,11 @@ A_SECURE = 7
 A_PLACE = 8
 A_TARGET = A_PLACE + 4 * HAND_MAX
 MAX_ACTIONS = A_TARGET + MAX_PLAYERS * HAND_MAX
+
+# move keys (see the module docstring)
+K_PLACE = A_PLACE
+K_TARGET = K_PLACE + 4 * MAX_KINDS * MAX_VALUES   # collection card ids are below MAX_KINDS * MAX_VALUES
+MAX_KEYS = K_TARGET + MAX_PLAYERS * HAND_MAX
 
 # option columns
 OPT_A = 0          # RESEARCH: first row position taken (-1 = none)

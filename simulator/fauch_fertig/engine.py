@@ -31,6 +31,7 @@ import numpy as np
 from simulator.core import leaders
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
+from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
@@ -38,7 +39,7 @@ from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, 
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
                                            OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
                                            OBS_SCRATCH, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
-from simulator.fauch_fertig.layout import MAX_ACTIONS  # noqa: F401 (the state API: the largest action id + 1)
+from simulator.fauch_fertig.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest id, key + 1)
 from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
                                          EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
                                          HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR, PICKS,

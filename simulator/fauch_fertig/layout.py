@@ -86,6 +86,7 @@ A_COINS = MARKET + 1
 A_KEEP = A_COINS + 1   # A_KEEP + card id
 A_DECLINE = A_KEEP + N_CARDS   # A_DECLINE + 0 declines, + 1 pays
 MAX_ACTIONS = A_DECLINE + 2    # every action id is below this (79)
+MAX_KEYS = MAX_ACTIONS         # move keys are the action ids
 
 # observation vector
 OBS_SEAT = 0

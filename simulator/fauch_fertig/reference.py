@@ -134,6 +134,11 @@ class Result:
     events: list
     leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
 
+    @property
+    def scores(self):
+        """The game's scores per seat, as the kernel writes them (the engine contract reads them): eggs placed."""
+        return self.placed
+
 
 # ---------------------------------------------------------------- sources of chance and choices
 

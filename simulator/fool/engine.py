@@ -29,10 +29,10 @@ from simulator.core.cards import fresh_deck
 from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d
 from simulator.fool.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
-from simulator.fool.layout import MAX_ACTIONS  # noqa: F401 (the state API: the largest action id + 1)
-from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, OBS_COLOURS, OBS_COUNT, OBS_DEAL, OBS_DISCS,
-                                   OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE, OBS_PASSING,
-                                   OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,
+from simulator.fool.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest action id, key + 1)
+from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT, OBS_DEAL,
+                                   OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE,
+                                   OBS_PASSING, OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,
                                    OBS_TO_PLAY, OBS_TOTAL, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT,
                                    OBS_TRICK_VALUE, OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS,
                                    R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
@@ -296,6 +296,14 @@ def legal_actions(state, arrays, actions):
     for k in range(n):
         actions[k] = opt_pos[k]
     return n
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def move_key(state, arrays, action):
+    """The card that playing hand position ``action`` puts in the trick, ``colour * (MAX_VALUE + 1) + value``
+    (``layout``, "Move keys"). Jit-compiled."""
+    p = state[0][H_TO_MOVE]
+    return state[HAND_C][p, action] * (MAX_VALUE + 1) + state[HAND_V][p, action]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

@@ -24,6 +24,12 @@ A hand's order depends only on what its holder knows (the order it was dealt
 in, changed by its own plays: a played card's place is taken by the hand's
 last card), so an action id names the same card in every determinization of
 that seat's information.
+
+Move keys (``simulator.fool.engine.move_key``): the card played, as every seat
+sees it in the trick, ``colour * (MAX_VALUE + 1) + value`` (below
+``MAX_KEYS``); two copies of one card share the key. A position in the hand
+of another seat means a different card in each determinization of the
+searching seat's information, the key the same card in all of them.
 """
 
 MAX_COLOURS = 8
@@ -31,6 +37,7 @@ MAX_PLAYERS = 8
 MAX_VALUE = 62           # values are kept as bits of an int64 mask
 MAX_HAND = 64            # cards per hand (a larger setup table is refused)
 MAX_ACTIONS = MAX_HAND   # action ids are hand positions
+MAX_KEYS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)   # move keys are cards: colour * (MAX_VALUE + 1) + value
 KIND_PLAY = 0            # the only decision kind: play a card
 
 OBS_PLAYERS = 0          # players at the table

@@ -263,6 +263,11 @@ class Result:
         return out
 
     @property
+    def scores(self):
+        """The game's scores per seat, as the kernel writes them (the engine contract reads them): the totals."""
+        return self.totals
+
+    @property
     def lead_changes(self):
         """How often another seat took the lead alone after a deal (a shared lead changes nothing)."""
         running, leader, changes = [0] * len(self.totals), None, 0

@@ -30,6 +30,7 @@ from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
 from simulator.forks.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
+from simulator.forks.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
                                     OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP, R_DEST,
@@ -73,6 +74,8 @@ def new_state(arrays, params):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _code(card, card_dest, card_value):
+    """A card's code, ``100 * destination + value`` (``layout.MAX_VALUE + 1`` is 100): its trace entry and its
+    move key."""
     return 100 * card_dest[card] + card_value[card]
 
 
@@ -160,6 +163,22 @@ def legal_actions(state, arrays, actions):
     for i in range(n):
         actions[i] = i
     return n
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def move_key(state, arrays, action):
+    """The face of the card that option ``action`` invests (``INVEST``, ``KEEP``) or sends to marketing
+    (``MARKET``), as its code ``100 * destination + value`` (``layout``, "Move keys"). Jit-compiled."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    players = rules[R_PLAYERS]
+    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    if kind == INVEST:
+        card = _dealt(state, players, p, action)
+    elif kind == KEEP:
+        card = _passed(state, players, (p - 1 + players) % players, action)
+    else:
+        card = state[S_HAND][p, action]
+    return _code(card, card_dest, card_value)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

@@ -33,6 +33,15 @@ before its own in the same round. At most ``MAX_ACTIONS`` options (the merge
 hand before the last marketing has ``2 * rounds + 1`` cards; tables with more
 rounds than ``MAX_ROUNDS`` are refused by the setup compiler).
 
+Move keys (``simulator.forks.engine.move_key``): the face of the card the
+action invests (``INVEST``, ``KEEP``) or sends to marketing (``MARKET``),
+``MAX_VALUE + 1`` times its destination plus its value (the card's trace
+code), below ``MAX_KEYS``; the decision kind is the same at every
+determinization of a node, so it is not part of the key. Two cards of one
+face share the key. An option index of another seat names a different card
+in each determinization of the searching seat's information (its deal is
+hidden), the key the same card in all of them.
+
 State record (``simulator.core.state``; the game's own entries)
 ---------------------------------------------------------------
 The game is its deck order and the log of choices; everything else is kept
@@ -44,6 +53,8 @@ from simulator.core.state import HEAD
 MAX_DEST = 8
 MAX_ROUNDS = 15
 MAX_ACTIONS = 2 * MAX_ROUNDS + 2
+MAX_VALUE = 99                            # card values are 0..MAX_VALUE (a card's trace code is 100 * dest + value)
+MAX_KEYS = MAX_DEST * (MAX_VALUE + 1)     # move keys are card faces: (MAX_VALUE + 1) * destination + value
 
 INVEST = 0
 KEEP = 1

@@ -5,7 +5,7 @@ import numpy as np
 from simulator.core.game import Config
 from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require, require_ints
-from simulator.forks.layout import MAX_ROUNDS
+from simulator.forks.layout import MAX_ROUNDS, MAX_VALUE
 
 MAX_DESTINATIONS = 8
 VARIANTS = ("standard", "merge")
@@ -40,6 +40,10 @@ def deck_cards(setup, players):
         if name in extra:
             printed.append((d, require(extra, name, int, "deck.extra", minimum=0)))
     on_cards = {v for _, v in printed}
+    if max(on_cards, default=0) > MAX_VALUE:
+        raise SetupError("deck.values" if max(values, default=0) > MAX_VALUE else "deck.extra",
+                         f"card values must be at most {MAX_VALUE} (a card's code is 100 * destination + value), "
+                         f"got {max(on_cards)}")
     if removed - on_cards:
         raise SetupError(f"players.{players}.remove_values", f"no card has the value(s) "
                          f"{', '.join(map(str, sorted(removed - on_cards)))} (the deck has {sorted(on_cards)})")

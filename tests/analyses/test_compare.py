@@ -62,6 +62,8 @@ def test_compare_frames_pairs_runs_of_one_seed():
     manifest = {"game": "g", "players": 3, "seed": 1, "rotate_seats": True}
     same = compare.compare(seats, seats, manifest, manifest)
     assert same.paired and same.kind == "indistinguishable"
+    assert same.sentence().startswith("A and B are equally fair within ±1.0 points with `A`, `B` and `C` rotated "
+                                      "through the seats:")
     assert same.largest.change == 0 and (same.largest.lo, same.largest.hi) == pytest.approx((0, 0), abs=1e-5)
     other = compare.compare(seats, rotated_frame(deals=400, strategies=("A", "B", "C"), seed=4), manifest,
                             {**manifest, "seed": 2})
@@ -69,6 +71,8 @@ def test_compare_frames_pairs_runs_of_one_seed():
     assert {c.name for c in other.feel} >= {"mean score spread", "tie rate"}
     with pytest.raises(compare.CompareError, match="differ in players"):
         compare.compare(seats, seats, manifest, {**manifest, "players": 4})
+    with pytest.raises(compare.CompareError, match="different g engines \\(version 1 against 2\\)"):
+        compare.compare(seats, seats, {**manifest, "engine_version": "1"}, {**manifest, "engine_version": "2"})
     assert pl.DataFrame(same.to_dict()["seats"]).height == 3
 
 

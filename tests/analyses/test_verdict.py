@@ -281,12 +281,13 @@ def test_two_players_have_one_interval_at_the_nominal_level():
 
 
 # Issue 27, item 4: games_needed is planned for 0.8 as if the estimated edges were exact; what it delivers, from
-# inconclusive runs of known truth extended to the games it names: at least 2 times in 3 (as the sentence says).
+# inconclusive runs of known truth extended to the games it names: about 2 times in 3 or more (as the sentence says;
+# docs/analyses.md lists what it measured, down to 0.65 for an edge 1.5 points out at ±1).
 @pytest.mark.parametrize("shares, first, margin, least", [
-    ([0.25] * 4, 3000, 1.0, 0.85),                         # seats equal: 0.93 measured
-    ([0.26, 0.25, 0.25, 0.24], 3000, 2.0, 0.85),           # edges inside the margin: 0.94
-    ([0.27, 0.25, 0.25, 0.23], 2000, 1.0, 2 / 3),          # an edge beyond it: 0.74
-    ([0.53, 0.47], 1000, 1.0, 0.8)])                       # two players: 0.88
+    ([0.25] * 4, 3000, 1.0, 0.85),                         # seats equal: 0.92 measured
+    ([0.26, 0.25, 0.25, 0.24], 3000, 2.0, 0.85),           # edges inside the margin: 0.91
+    ([0.27, 0.25, 0.25, 0.23], 2000, 1.0, 2 / 3),          # an edge beyond it: 0.72
+    ([0.53, 0.47], 1000, 1.0, 0.8)])                       # two players: 0.87
 def test_games_needed_settles_the_verdict_as_often_as_it_says(shares, first, margin, least):
     rng = np.random.default_rng(400)
     shares = np.array(shares)
@@ -295,14 +296,14 @@ def test_games_needed_settles_the_verdict_as_often_as_it_says(shares, first, mar
         v = decide(SeatMoments(first, c, np.diag(c)), margin)
         if v.kind != "inconclusive":
             continue
-        if v.games_needed is None or v.games_needed > 10 ** 8:  # "no affordable number settles it"
+        if v.games_needed is None:  # "no affordable number settles it" (or too few games to plan from)
             settled.append(False)
             continue
         more = c + rng.multinomial(max(v.games_needed - first, 0), shares)
         settled.append(decide(SeatMoments(max(v.games_needed, first), more, np.diag(more)), margin).kind
                        != "inconclusive")
     assert len(settled) > 150 and np.mean(settled) >= least
-    assert "would settle it at least 2 times in 3" in v.sentence()
+    assert "would settle it about 2 times in 3 or more" in v.sentence()
 
 
 def test_an_unbalanced_verdict_names_every_seat_beyond_the_margin():
@@ -340,3 +341,19 @@ def test_a_table_cell_shows_an_asymmetric_interval_as_it_is():
 
     assert SeatEdge(0, "x", 25.0, 1.22, 0.91, 1.53).short() == "+1.22 ± 0.31"
     assert SeatEdge(0, "x", 0.0, -25.0, -25.0, 21.97).short() == "-25.00 (-25.00 to +21.97)"
+
+
+def test_an_edge_at_the_margin_plans_no_absurd_number_of_games():
+    counts = np.array([520.0, 480.0])  # seat 0 at +2.00 points, the margin
+    v = decide(SeatMoments(1000, counts, np.diag(counts)), 2.0)
+    assert v.kind == "inconclusive" and v.games_needed is None
+    assert "no affordable number of games settles it" in v.sentence()
+
+
+def test_the_per_strategy_lines_give_no_interval_from_a_handful_of_deals():
+    from analyses.seat_summary import seat_summary
+
+    few = seat_summary(rotated_frame(deals=4, strategies=("A", "B", "C"))).strategy_lines()
+    assert few[0].endswith("(no intervals: fewer than 10 deals):") and not any("±" in line for line in few)
+    many = seat_summary(rotated_frame(deals=60, strategies=("A", "B", "C"))).strategy_lines()
+    assert many[0].endswith("(95% intervals, deals as the unit):") and "±" in many[1] and " to " in many[-1]

@@ -63,7 +63,8 @@ def test_replay_is_the_same_game_as_the_batch_row(tmp_path):
 def test_the_speed_line_counts_deals_and_games_in_a_rotated_run(tmp_path):
     out = tmp_path / "run"
     plain = invoke("simulate", "forks", "--players", 3, "--games", 300, "--out", tmp_path / "plain")
-    result = invoke("simulate", "forks", "--players", 3, "--games", 300, "--rotate-seats", "--out", out)
+    result = invoke("simulate", "forks", "--players", 3, "--games", 300, "--rotate-seats", "-s", "greedy", "-s",
+                    "random", "-s", "random", "--out", out)
     assert plain.exit_code == 0 and result.exit_code == 0, result.output
     deals = json.loads((out / "manifest.json").read_text())["games_per_second"]  # game indices: deals
     assert f", {deals:,.1f} deals/s ({3 * deals:,.0f} games/s); results in" in result.output

@@ -123,7 +123,7 @@ def test_damaged_run_files_are_refused_in_one_line(tmp_path, run_dir, damage, co
     assert tree(tmp_path) == before
 
 
-@pytest.mark.parametrize("out, words", [("r.toml", ".html"), ("", ".html"), ("nodir/r.html", "does not exist"),
+@pytest.mark.parametrize("out, words", [("r.toml", ".html"), ("", "not a name"), ("nodir/r.html", "does not exist"),
                                         ("RUN/seats/r.html", "inside the input"), ("x.html", "is a file")])
 def test_report_paths_that_cannot_be_written_cleanly_are_refused_first(tmp_path, monkeypatch, run_dir, out, words):
     monkeypatch.chdir(tmp_path)

@@ -52,3 +52,10 @@ def test_a_forbidden_class_is_never_taken_while_there_is_another_option(pile):
 def test_a_forbidden_class_is_taken_when_it_is_the_only_option():
     assert decide(1, forbid=3)[0] == 0   # only "take one" is legal, and it is forbidden
     assert decide(4, forbid=3)[0] == 1   # "take two" is all that is allowed (though it loses)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_visit_tie_at_the_root_goes_to_the_higher_mean_value(seed):
+    """2 counters, 2 iterations: each move is tried once; taking both wins, taking one loses (the opponent takes
+    the last), so the tie goes to the winning move, not to the lower key."""
+    assert decide(2, iterations=2, seed=seed)[0] == 1

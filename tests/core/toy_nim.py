@@ -11,9 +11,11 @@ import numpy as np
 
 from simulator.core.rng import randint, seed_game
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD
+from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 
 MAX_ACTIONS = 3
+MAX_KEYS = MAX_ACTIONS
 ACTION_CLASSES = ("take-three", "take-one")
 EVALUATION_POINT = None
 PILE, WINNER = HEAD, HEAD + 1

@@ -1,6 +1,5 @@
 """The numba engine against the reference engine: every traced card replayed and checked."""
 
-import numba
 import numpy as np
 import pytest
 
@@ -38,19 +37,6 @@ def test_reference_replays_kernel_games_without_disagreement(players, strategies
             assert (batch_seats[g] == seat_stats).all() and list(batch_games[g]) == list(game_stats)
             checked += 1
     assert checked >= GAMES - len(names)
-
-
-def test_games_do_not_depend_on_threads_or_chunking(strategies, kernels):
-    run_chunk, _ = kernels
-    cfg = config(4)
-    sids, params, _ = strategies.seats(["random", "counter", "shedder", "cautious"], 4)
-    numba.set_num_threads(1)
-    whole = run_games(run_chunk, cfg, sids, params, 5, 0, 600)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    first = run_games(run_chunk, cfg, sids, params, 5, 0, 257)
-    rest = run_games(run_chunk, cfg, sids, params, 5, 257, 343)
-    for a, b, c in zip(whole, first, rest):
-        assert (a == np.concatenate([b, c])).all()
 
 
 def test_game_end_and_deal_bookkeeping(strategies, kernels):

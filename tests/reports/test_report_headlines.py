@@ -31,8 +31,10 @@ def test_a_top_rated_strategy_that_also_wins_most_needs_no_reason():
 
 
 def test_the_sweep_headline_says_when_every_configuration_is_unbalanced():
-    assert _balance_lead(pl.DataFrame({"verdict": ["unbalanced"] * 6})) == \
-        "All 6 configurations are unbalanced at the sweep's margin; the least unfair"
-    assert _balance_lead(pl.DataFrame({"verdict": ["unbalanced", "inconclusive", "unbalanced"]})) == \
-        "Fairest configuration (2 of 3 are unbalanced at the sweep's margin)"
-    assert _balance_lead(pl.DataFrame({"verdict": ["balanced", "inconclusive"]})) == "Fairest configuration"
+    def lead(verdicts):
+        return _balance_lead(pl.DataFrame({"verdict": verdicts}), "±1 points", "with `greedy` in every seat")
+    assert lead(["unbalanced"] * 6) == \
+        "All 6 configurations are unbalanced at ±1 points with `greedy` in every seat; the least unfair"
+    assert lead(["unbalanced", "inconclusive", "unbalanced"]) == \
+        "Fairest configuration with `greedy` in every seat (2 of 3 are unbalanced at ±1 points)"
+    assert lead(["balanced", "inconclusive"]) == "Fairest configuration with `greedy` in every seat"

@@ -53,7 +53,8 @@ def test_the_verdict_reads_the_change_and_the_two_ends_with_their_intervals_and_
     sentence = verdict_sentence(table, 1.0, (-2.7, -4.1, -1.3))
     assert sentence.startswith("The first-seat edge shrinks with skill: it changes by -2.70 points (-4.10 to "
                                "-1.30, 95% over the shared deals) from +3.10 (+2.00 to +4.20) at 16 iterations to "
-                               "+0.40 (-0.80 to +1.60) at 128 (simultaneous 95% intervals)")  # the middle levels
+                               "+0.40 (-0.80 to +1.60) at 128 (simultaneous 95% intervals; the search player at "
+                               "that budget in every seat)")  # the middle levels play no part
     assert sentence.endswith("the seat verdict at ±1.0 points is unbalanced at 16 iterations and inconclusive at 128.")
 
 
