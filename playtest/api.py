@@ -811,6 +811,17 @@ def setup_table(game):
     return game_registry.get(game).setup_path.read_text()
 
 
+def table_counts(game, setup=None):
+    """The player counts the game's setup table (merged with ``setup``, a dict) has a row for, within the
+    game's range, in order."""
+    from simulator.core.setup import merge
+
+    g = game_registry.get(game)
+    table = merge(g.default_setup(), setup or {}, g.open_tables)
+    counts = sorted(int(k) for k in table.get("players", {}) if str(k).isdigit())
+    return [n for n in counts if g.min_players <= n <= g.max_players]
+
+
 def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",), rotate_seats=False,
            variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, resume=False,
            on_count=None, backend="local", scheduler=None, workers=None):
@@ -820,9 +831,8 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask)."""
     from analyses import survey as surveys
 
-    g = game_registry.get(game)
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
-    counts = list(counts) if counts is not None else surveys.table_counts(g, override, variant)
+    counts = list(counts) if counts is not None else table_counts(game, override)
 
     def play(game_name, *, players, **options):
         names = list(strategies) if len(strategies) == 1 else [strategies[s % len(strategies)] for s in range(players)]

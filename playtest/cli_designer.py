@@ -39,11 +39,10 @@ def backend_options(f):
     return f
 
 
-def _counts(text, game, setup, variant):
+def _counts(text, game, setup):
     """``--players 2,3,4`` as a list of ints, or every count of the setup table when not given."""
-    g = game_registry.get(game)
     if text is None:
-        return surveys.table_counts(g, read_toml(setup) if setup else None, variant)
+        return api.table_counts(game, read_toml(setup) if setup else None)
     try:
         counts = sorted({int(part) for part in text.split(",")})
     except ValueError:
@@ -87,7 +86,7 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         raise RunError("--force and --resume exclude each other")
     if resume and out is None:
         raise RunError("--resume needs the --out directory of the interrupted survey")
-    player_counts = _counts(counts, game, setup, variant)
+    player_counts = _counts(counts, game, setup)
     if not player_counts:
         raise RunError(f"the setup table of {game} has no player count to survey")
     args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
@@ -106,10 +105,10 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
         if resume:
-            rundir.refuse_foreign(target, surveys.LAYOUT, "resume the survey in")
+            rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
             summary = api.survey(game, out=target, resume=True, **play)
         else:
-            with rundir.claim(target, surveys.LAYOUT, force=force):
+            with rundir.claim(target, rundir.SURVEY, force=force):
                 summary = api.survey(game, out=target, **play)
         sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
