@@ -21,6 +21,7 @@ run: install
 
 test: install
 	$(PY) -m ruff check simulator strategies analyses reports playtest tests
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n auto --dist loadgroup
 
 bench: install

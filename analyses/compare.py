@@ -10,8 +10,9 @@ intervals are *unpaired* (the two runs' variances add) and the output says so.
 
 The verdict compares the change in the largest seat edge (B minus A, points)
 with the margin ``M``: "fairer" when its whole 95% interval lies below
-``-M``, "worse" when it lies above ``+M``, else "indistinguishable" (with
-"within the margin" when the interval lies inside ``±M``). The interval of
+``-M``, "worse" when it lies above ``+M``, else "indistinguishable", which the
+sentence splits four ways: changed (the interval excludes zero) or not, and
+within the margin (the interval inside ``±M``) or not yet known to be. The interval of
 the largest edge is a parametric bootstrap of the seat shares (normal, with
 the paired or unpaired covariance; fixed seed), because a maximum has no
 simple standard error.
@@ -25,8 +26,8 @@ from scipy import special
 
 from analyses import feel
 from analyses.frames import as_lazy
-from analyses.moments import finished_filter
-from analyses.verdict import DEFAULT_MARGIN, points
+from analyses.moments import family, finished_filter
+from analyses.verdict import DEFAULT_MARGIN, player_model, points
 
 BOOTSTRAP = 4000
 FEEL_COLUMNS = {"rounds": "mean rounds", "spread": "mean score spread", "margin": "mean margin of victory",
@@ -56,7 +57,7 @@ class Change:
 class Comparison:
     """The comparison of two runs: ``kind`` "fairer" | "worse" | "indistinguishable" (B against A),
     ``paired`` and why, per-seat changes (simultaneous 95%), the change in the largest edge and in the
-    game-feel figures (95% each)."""
+    game-feel figures (95% each); ``model`` names the players both rest on (``player_model``)."""
 
     kind: str
     margin: float
@@ -66,28 +67,36 @@ class Comparison:
     seats: tuple
     largest: Change
     feel: tuple
+    model: str = ""
 
     def sentence(self):
-        big, m = self.largest, points(self.margin)
+        big, m = self.largest, f"{points(self.margin)} points{self.model}"
         change = f"{big.change:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
         where = f"largest seat edge {big.a:.2f} in A, {big.b:.2f} in B"
         if self.kind == "fairer":
-            return f"B is fairer than A beyond ±{m} points: the largest seat edge changes by {change} ({where})."
+            return f"B is fairer than A beyond ±{m}: the largest seat edge changes by {change} ({where})."
         if self.kind == "worse":
-            return f"B is less fair than A beyond ±{m} points: the largest seat edge changes by {change} ({where})."
-        within = "within the margin" if -self.margin < big.lo and big.hi < self.margin else \
-            "more games could still tell them apart"
-        return (f"A and B cannot be told apart at ±{m} points: the largest seat edge changes by {change}, "
-                f"{within} ({where}).")
+            return f"B is less fair than A beyond ±{m}: the largest seat edge changes by {change} ({where})."
+        within = -self.margin < big.lo and big.hi < self.margin
+        if big.lo > 0 or big.hi < 0:
+            if within:
+                return (f"B changed the largest seat edge, but within the margin of ±{m}: it changes by "
+                        f"{change} ({where}).")
+            return (f"B changed the largest seat edge by {change}, but cannot yet be said to change it by more than "
+                    f"±{m}; more games could tell ({where}).")
+        if within:
+            return f"A and B are equally fair within ±{m}: the largest seat edge changes by {change} ({where})."
+        return (f"A and B cannot be told apart at ±{m}: the largest seat edge changes by {change}; more games "
+                f"could still tell them apart ({where}).")
 
     def lines(self):
         out = [self.sentence(), f"  {self.pairing}"]
-        out.append("  change in each seat's win share, B minus A (points, simultaneous 95%):")
+        out.append("  change in each seat's win share, B minus A (points; "
+                   f"{'95%' if len(self.seats) == 2 else 'simultaneous 95%'}):")
         out += [f"    seat {c.name}: {c.a:.2f}% -> {c.b:.2f}%, {c.change:+.2f} ({c.lo:+.2f} to {c.hi:+.2f})"
                 for c in self.seats]
-        out.append("  change in game feel, B minus A (95%; shares in points):")
-        out += [f"    {c.name}: {c.a:.4g} -> {c.b:.4g}, {c.change:+.4g} ({c.lo:+.4g} to {c.hi:+.4g})"
-                for c in self.feel]
+        out.append("  change in game feel, B minus A (95%):")
+        out += [feel_line(c) for c in self.feel]
         return out
 
     def to_dict(self):
@@ -95,6 +104,20 @@ class Comparison:
                 "units": "percentage points of win share", "paired": self.paired, "pairing": self.pairing,
                 "deals": list(self.deals), "seats": [c.to_dict() for c in self.seats],
                 "largest_edge": self.largest.to_dict(), "feel": [c.to_dict() for c in self.feel]}
+
+
+FEEL_UNITS = {"close games": "%", "tie rate": "%"}  # shares of games; the change is then in points
+
+
+def feel_line(c):
+    """One game-feel change, two decimals throughout: "mean rounds: 6.12 -> 5.21, -0.91 (-1.21 to -0.61)";
+    shares as "12.50% -> 11.00%, -1.50 points (...)"; a figure that was the same in every deal of both runs
+    says so instead of showing "+0.00 (+0.00 to +0.00)"."""
+    unit = FEEL_UNITS.get(c.name, "")
+    change = f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''}"
+    if c.lo == c.hi == c.change:
+        return f"{change} (the same difference in every deal)"
+    return f"{change} ({c.lo:+.2f} to {c.hi:+.2f})"
 
 
 def deal_table(seats, players):
@@ -188,6 +211,10 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
         if manifest_a.get(key) != manifest_b.get(key):
             raise CompareError(f"the runs differ in {key} ({manifest_a.get(key)} against {manifest_b.get(key)}); "
                                "compare two runs of the same game and player count")
+    version_a, version_b = manifest_a.get("engine_version"), manifest_b.get("engine_version")
+    if version_a != version_b:
+        raise CompareError(f"the runs were played by different {manifest_a['game']} engines (version {version_a} "
+                           f"against {version_b}), whose games may differ; play both with the same playtest")
     players = int(manifest_a["players"])
     deals_a, deals_b = deal_table(seats_a, players), deal_table(seats_b, players)
     if deals_a.height < 2 or deals_b.height < 2:
@@ -195,10 +222,13 @@ def compare(seats_a, seats_b, manifest_a, manifest_b, margin=DEFAULT_MARGIN, con
     paired, reason = pairing(manifest_a, manifest_b, deals_a, deals_b)
     w = [f"w{s}" for s in range(players)]
     a, b = deals_a.select(w).to_numpy(), deals_b.select(w).to_numpy()
-    change, lo, hi = mean_change(a, b, paired, confidence, family=players)
+    change, lo, hi = mean_change(a, b, paired, confidence, family=family(players))
     seats = tuple(Change(str(s), 100 * a[:, s].mean(), 100 * b[:, s].mean(), 100 * change[s], 100 * lo[s],
                          100 * hi[s]) for s in range(players))
     ta, tb, d, dlo, dhi = largest_edge_change(a, b, paired, confidence)
     largest = Change("largest seat edge", 100 * ta, 100 * tb, 100 * d, 100 * dlo, 100 * dhi)
-    return Comparison(verdict_of(largest.lo, largest.hi, margin), float(margin), paired, reason, (deals_a.height, deals_b.height), seats, largest,
-                      _feel_changes(seats_a, seats_b, paired, confidence))
+    model_a, model_b = player_model(seats_a), player_model(seats_b)
+    model = f" {model_a}" if model_a == model_b else f" (A {model_a}; B {model_b})"
+    feel_changes = _feel_changes(seats_a, seats_b, paired, confidence)
+    return Comparison(verdict_of(largest.lo, largest.hi, margin), float(margin), paired, reason,
+                      (deals_a.height, deals_b.height), seats, largest, feel_changes, model)

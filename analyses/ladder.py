@@ -21,13 +21,13 @@ reads them back.
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
+from scipy import special
 
 from analyses import paired
 from analyses.runs import open_run
 from analyses.verdict import seat_verdict
-from simulator.core.search import P_HORIZON
-from strategies.games import strategy_set
 
 MANIFEST = "ladder.json"
 LEVELS = (16, 32, 64, 128, 256)
@@ -38,16 +38,18 @@ def budgets(first, levels):
     return [first * 2 ** i for i in range(levels)]
 
 
-def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=None, on_run=None, **options):
+def play(simulate, game, out, *, players, levels, deals, seed, field, vector, horizon, on_run=None, **options):
     """Play the ladder's runs with ``simulate`` (``playtest.api.simulate``) into ``out``; return ``out``.
 
     ``levels`` are the budgets in increasing order; ``deals`` the deals per
     run (the seat-advantage run plays ``deals * players`` games, as many as a
-    rotated run); ``horizon`` the search player's (None: the game's default).
+    rotated run); ``vector(name)`` the parameter vector of the search player
+    ``name`` (``mcts@N``) at the ladder's horizon, and ``horizon`` that
+    horizon as a number (written to the manifest). The caller builds both from
+    the game's strategies (``playtest.api.ladder``): analyses never imports them.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sset = strategy_set(game)
     entries = []
     below = "random"
     for budget in levels:
@@ -56,7 +58,7 @@ def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=No
                                             ("field", [me] + [field] * (players - 1), True, deals),
                                             ("seats", [me], False, deals * players)):
             run_dir = out / f"{budget:05d}-{kind}"
-            params = {n: sset.search_vector(n, horizon) for n in set(lineup) if n.startswith("mcts@")}
+            params = {n: vector(n) for n in set(lineup) if n.startswith("mcts@")}
             simulate(game, players=players, games=games, seed=seed, strategies=lineup, out=run_dir,
                      rotate_seats=rotate, params=params, **options)
             entries.append({"budget": budget, "kind": kind, "lineup": lineup, "run": run_dir.name})
@@ -65,7 +67,7 @@ def play(simulate, game, out, *, players, levels, deals, seed, field, horizon=No
         below = me
     (out / MANIFEST).write_text(json.dumps({"game": game, "players": players, "deals": deals, "seed": seed,
                                             "field": field, "levels": list(levels),
-                                            "horizon": int(sset.search_vector("mcts", horizon)[P_HORIZON]),
+                                            "horizon": int(horizon),
                                             "runs": entries},
                                            indent=2) + "\n")
     return out
@@ -116,3 +118,39 @@ def seat_edges(path, margin=1.0):
             verdict = seat_verdict(open_run(path / entry["run"]).seats, margin)
             rows += [{"budget": entry["budget"], **edge.to_dict()} for edge in verdict.edges]
     return pl.DataFrame(rows)
+
+
+def paired_change(difference, confidence=0.95):
+    """``(mean, lo, hi)`` of per-deal differences, deals on the last axis (a t interval, each deal one
+    unit; works on batches); nan with fewer than two deals."""
+    d = np.asarray(difference, dtype=float)
+    n = d.shape[-1]
+    if n < 2:
+        nan = np.full(d.shape[:-1], np.nan)
+        return nan, nan, nan
+    mean = d.mean(axis=-1)
+    half = special.stdtrit(n - 1, 0.5 + confidence / 2) * d.std(axis=-1, ddof=1) / np.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def first_edge_change(path, confidence=0.95):
+    """The change in the first seat's edge from the lowest to the highest budget, in points, with its
+    ``confidence`` interval: ``(change, lo, hi)``.
+
+    Both seat-advantage runs played the same deals (one seed, game ``i`` the
+    same cards at every level), so the change is the mean over deals of the
+    first seat's win at the top budget minus its win at the bottom one, and
+    its interval comes from the spread of those differences: a test of "no
+    change" at level ``1 - confidence`` that cancels the luck the levels share.
+    """
+    path = Path(path)
+    manifest = json.loads((path / MANIFEST).read_text())
+    runs = {(e["budget"], e["kind"]): e for e in manifest["runs"]}
+
+    def first_seat(budget):
+        seats = open_run(path / runs[budget, "seats"]["run"]).seats
+        return seats.filter(pl.col("seat") == 0).select("game", pl.col("win").cast(pl.Float64))
+
+    both = first_seat(manifest["levels"][0]).join(first_seat(manifest["levels"][-1]), on="game", suffix="_top")
+    change, lo, hi = paired_change((both["win_top"] - both["win"]).to_numpy(), confidence)
+    return 100 * float(change), 100 * float(lo), 100 * float(hi)

@@ -19,6 +19,13 @@ import numpy as np
 import polars as pl
 
 from analyses.frames import as_lazy
+from analyses.intervals import effective_units, exact
+
+
+def family(players):
+    """How many seat intervals the verdict corrects for (Bonferroni): every seat, except with two players,
+    whose edges are mirror images (seat 1's is minus seat 0's), so one interval says everything."""
+    return 1 if players == 2 else players
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,24 @@ class SeatMoments:
         return (self.cross - outer / self.n) / (self.n - 1)
 
     @property
-    def se(self):
-        """Standard error of each seat's win share."""
-        return np.sqrt(np.clip(np.diagonal(self.cov, axis1=-2, axis2=-1), 0, None) / max(self.n, 1))
+    def spread(self):
+        """Variance of one unit's win for each seat (ddof 0; 0 with fewer than two units)."""
+        if self.n < 2:
+            return np.zeros(self.total.shape)
+        return np.clip(np.diagonal(self.cov, axis1=-2, axis2=-1), 0, None) * (self.n - 1) / self.n
+
+    @property
+    def effective_games(self):
+        """Independent games the shares are worth (``analyses.intervals.effective_units``): the games
+        themselves without rotated seats, between the deals and the games with them."""
+        return effective_units(self.mean, self.spread, self.n, self.games)
+
+    def intervals(self, confidence=0.95, family=1):
+        """``(low, high)`` of every seat's win share: exact (Clopper-Pearson) intervals on the effective
+        games, each at ``1 - (1 - confidence) / family`` (``family`` seats tested together: Bonferroni).
+        Valid from a handful of games on, and never of zero width."""
+        worth = np.asarray(self.effective_games)[..., None]
+        return exact(self.mean * worth, worth, 1 - (1 - confidence) / family)
 
 
 def is_rotated(seats):

@@ -21,8 +21,7 @@ import math
 import numpy as np
 from scipy import special
 
-from analyses.intervals import wilson
-from analyses.moments import SeatMoments
+from analyses.moments import SeatMoments, family
 
 
 def _edges(players, edges):
@@ -55,8 +54,9 @@ def games_for_verdict(margin, players, edges=None, power=0.8, confidence=0.95, s
         raise ValueError(f"a seat's true edge is at or beyond ±{margin:g} points: no number of games makes "
                          "the game read as balanced")
     sd = np.sqrt(shares * (1 - shares)) if sd is None else np.asarray(sd, dtype=float)
-    c = special.ndtri(1 - (1 - confidence) / (2 * players))
-    allowed = (1 - power) / players
+    tested = family(players)
+    c = special.ndtri(1 - (1 - confidence) / (2 * tested))
+    allowed = (1 - power) / tested
 
     def failure(n, e, s):
         root = math.sqrt(n) / s
@@ -78,7 +78,7 @@ def units_to_show_beyond(edge, sd, margin, players, power=0.8, confidence=0.95):
     gap = (abs(edge) - margin) / 100
     if gap <= 0:
         raise ValueError(f"the edge {edge} points is not beyond the margin ±{margin:g}")
-    c = special.ndtri(1 - (1 - confidence) / (2 * players))
+    c = special.ndtri(1 - (1 - confidence) / (2 * family(players)))
     return math.ceil(((c + special.ndtri(power)) * sd / gap) ** 2)
 
 
@@ -108,17 +108,19 @@ def games_for_seat_test(edge, players, power=0.8, alpha=0.05):
 
 
 def half_widths(moments, confidence=0.95):
-    """Each seat's 95% (``confidence``) half-width of its win share, as the seat table shows it: Wilson
-    for independent games, normal from the spread of the deal averages in a rotated run."""
-    if moments.rotations == 1:
-        lo, hi = wilson(moments.total, moments.n, confidence)
-        return (hi - lo) / 2
-    return special.ndtri(0.5 + confidence / 2) * moments.se
+    """Each seat's 95% (``confidence``) half-width of its win share, as the seat table shows it
+    (``SeatMoments.intervals``: exact, on the games the shares are worth)."""
+    lo, hi = moments.intervals(confidence)
+    return (hi - lo) / 2
+
+
+MIN_UNITS = 30  # units (games; deals in a rotated run) before --until-ci stops or a verdict plans more games
 
 
 def max_half_width(moments, confidence=0.95):
-    """The widest seat half-width; infinite with fewer than two units. ``--until-ci`` stops below it."""
-    if moments.n < 2:
+    """The widest seat half-width; infinite below ``MIN_UNITS`` units, so ``--until-ci`` (which stops
+    below it) never stops on a handful of games, whatever their intervals say."""
+    if moments.n < MIN_UNITS:
         return float("inf")
     return float(half_widths(moments, confidence).max())
 
@@ -131,5 +133,5 @@ def games_for_half_width(moments: SeatMoments, target, confidence=0.95):
         raise ValueError(f"target half-width must be positive, got {target}")
     if moments.n < 2:
         raise ValueError("the run has fewer than two games")
-    width = max_half_width(moments, confidence)
+    width = float(half_widths(moments, confidence).max())
     return math.ceil(moments.n * (width / target) ** 2) * moments.rotations

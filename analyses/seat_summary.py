@@ -11,9 +11,10 @@ import polars as pl
 
 from analyses import planning
 from analyses.frames import as_lazy
+from analyses.intervals import SPREAD_UNITS
 from analyses.moments import SeatMoments, finished_filter, is_rotated, seat_moments
 from analyses.seats import seat_advantage
-from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, unfinished_reason
+from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, player_model, unfinished_reason
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,12 @@ class SeatSummary:
         """The per-strategy table and pairwise differences of a rotated run, as lines."""
         if self.strategies is None:
             return []
+        if self.moments.n < SPREAD_UNITS:  # the spread of a few deal averages can be zero: no interval from it
+            lines = [f"per strategy, over the same deals (no intervals: fewer than {SPREAD_UNITS} deals):"]
+            lines += [f"  {r['strategy']}: wins {100 * r['mean']:.2f}% ({r['games']:,} games)"
+                      for r in self.strategies.iter_rows(named=True)]
+            return lines + [f"  {r['a']} minus {r['b']}: {100 * r['difference']:+.2f} points"
+                            for r in self.differences.iter_rows(named=True)]
         lines = ["per strategy, over the same deals (95% intervals, deals as the unit):"]
         for r in self.strategies.iter_rows(named=True):
             lines.append(f"  {r['strategy']}: wins {100 * r['mean']:.2f}% ± {100 * r['half_paired']:.2f} "
@@ -79,7 +86,7 @@ def seat_summary(seats, manifest=None, margin=DEFAULT_MARGIN, confidence=0.95, u
     seats = as_lazy(seats)
     moments = seat_moments(seats)
     names, subject = lineup(seats)
-    verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest))
+    verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest), player_model(seats))
     strategies = differences = None
     if is_rotated(seats) and verdict.kind != "unfinished":
         from analyses import paired  # and scipy.stats with it: see analyses.planning

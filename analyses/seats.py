@@ -10,7 +10,7 @@ import polars as pl
 from scipy.special import chdtrc, ndtri
 
 from analyses.frames import as_lazy
-from analyses.intervals import mean_interval, wilson
+from analyses.intervals import effective_units, exact, mean_interval
 from analyses.moments import finished_filter, is_rotated
 
 
@@ -19,9 +19,11 @@ def seat_advantage(seats, confidence=0.95):
     (shared wins count 1/k), win share with its interval, the share expected if seats were
     equal, and mean score with its interval.
 
-    Without rotated seats every game is independent: Wilson intervals for the
-    shares. With rotated seats the deal is the unit: normal intervals from the
-    spread of the per-deal averages (column ``deals``).
+    The shares' intervals are exact (Clopper-Pearson) on the games the shares
+    are worth (``analyses.intervals.effective_units``): the games themselves
+    without rotated seats; with them, where the deal is the unit (column
+    ``deals``), the deals corrected by the spread of their averages. The
+    same intervals as the verdict's, at one seat's level.
     """
     seats = as_lazy(seats)
     rotated = is_rotated(seats)
@@ -46,10 +48,9 @@ def seat_advantage(seats, confidence=0.95):
              .select("seat", "strategy", "games", "deals", "wins", "mean_score", "score_std", "win_std", "players"))
     share = (table["wins"] / table["games"]).to_numpy()
     n = table["deals"].to_numpy()
-    if rotated:
-        lo, hi = mean_interval(share, table["win_std"].to_numpy(), n, confidence)
-    else:
-        lo, hi = wilson(table["wins"].to_numpy(), n, confidence)
+    spread = table["win_std"].to_numpy() ** 2 * (n - 1) / n
+    worth = effective_units(share, spread, n.min(), table["games"].min()) if len(n) else 0.0
+    lo, hi = exact(share * worth, worth, confidence)
     mlo, mhi = mean_interval(table["mean_score"].to_numpy(), table["score_std"].to_numpy(), n, confidence)
     table = table.with_columns(
         pl.Series("win_share", share), pl.Series("win_lo", lo.clip(0, 1)), pl.Series("win_hi", hi.clip(0, 1)),

@@ -325,6 +325,23 @@ def _edge_text(row):
             f"{100 * row['max_edge_hi']:.2f}, simultaneous 95%) over {row['games']:,} games")
 
 
+def table_lines(summary, axes):
+    """The sweep's table as the terminal prints it, one played configuration (or race stage) a row, every
+    share in points of win share with two decimals: the largest seat edge with its simultaneous 95% bounds
+    and the seat that has it, the first seat's edge, then game length, score spread and tie rate."""
+    played = summary.filter(pl.col("unplayable").is_null() & pl.col("max_edge").is_not_null())
+    keys = [c for c in ("config", "phase", "stage") if c in played.columns] + list(axes) + ["games", "verdict"]
+    rows = [{**{k: r[k] for k in keys},
+             "largest edge, points": f"{100 * r['max_edge']:.2f} ({100 * r['max_edge_lo']:.2f} to "
+                                     f"{100 * r['max_edge_hi']:.2f}) seat {r['worst_seat']}",
+             "first seat edge": f"{100 * r['first_seat_edge']:+.2f}",
+             "mean rounds": f"{r['mean_rounds']:.2f}", "mean spread": f"{r['mean_spread']:.2f}",
+             "tie rate": f"{100 * r['tie_rate']:.2f}%"} for r in played.iter_rows(named=True)]
+    if not rows:
+        return []
+    return pl.DataFrame(rows).to_pandas().to_string(index=False).splitlines()
+
+
 def best_lines(summary, axes, margin=DEFAULT_MARGIN):
     """What a sweep concludes, in words: the best configuration with its interval and verdict; after a
     search, from the confirmation games, with the runners-up and which cannot be told apart from it."""

@@ -175,3 +175,13 @@ def standings(seats, confidence=0.95):
                           (pl.col("mean") + pl.col("half_paired")).alias("win_high"))
             .join(ratings.select("strategy", "rating", "rating_low", "rating_high"), on="strategy")
             .sort("rating", descending=True))
+
+
+def table_lines(standings):
+    """The standings as the terminal prints them: strategy, games, win share and rating, each with its 95%
+    interval, shares in percent with two decimals, ratings in whole Elo points."""
+    rows = [{"strategy": r["strategy"], "games": f"{r['games']:,}",
+             "win share (95%)": f"{100 * r['win_share']:.2f}% ({100 * r['win_low']:.2f} to {100 * r['win_high']:.2f})",
+             "rating, Elo (95%)": f"{r['rating']:+.0f} ({r['rating_low']:+.0f} to {r['rating_high']:+.0f})"}
+            for r in standings.iter_rows(named=True)]
+    return pl.DataFrame(rows).to_pandas().to_string(index=False).splitlines()

@@ -2,9 +2,12 @@
 
 A seat's *edge* is its win share minus the fair share ``1/players`` (shared
 wins count 1/k). The verdict tests every seat at once against the margin
-``M`` (percentage points, default 1.0) with simultaneous 95% intervals
-(Bonferroni over the seats, t quantile on the units, variance from the spread
-of the units themselves, so shared wins are accounted for):
+``M`` (percentage points, default 1.0) with simultaneous 95% intervals:
+exact (Clopper-Pearson) intervals at a Bonferroni level over the seats (over
+one seat with two players, whose edges are mirror images), on the games the
+shares are worth (with rotated seats, the deals corrected by the spread of
+their averages: ``analyses.intervals.effective_units``). They hold their
+coverage from 20 games up at 2-8 players, and never have zero width:
 
 - ``balanced``: every seat's interval lies inside ``(-M, +M)``. Read as an
   equivalence test (two one-sided tests per seat, Bonferroni-corrected), it
@@ -35,11 +38,12 @@ import numpy as np
 import polars as pl
 from scipy import special
 
-from analyses.moments import is_rotated, seat_moments
+from analyses.moments import family, is_rotated, seat_moments
 from analyses import planning
 from analyses.frames import as_lazy
 
 DEFAULT_MARGIN = 1.0  # percentage points of win share
+AFFORDABLE = 10 ** 10  # games: a plan beyond this says no affordable number settles the verdict
 UNFINISHED_MAJORITY = 0.5  # more unfinished games than this share: the verdict is "unfinished"
 
 
@@ -57,6 +61,14 @@ class SeatEdge:
     def to_dict(self):
         return {"seat": self.seat, "strategy": self.strategy, "share": self.share, "edge": self.edge,
                 "lo": self.lo, "hi": self.hi}
+
+    def short(self):
+        """The edge and its interval for a table cell: "+1.22 ± 0.31" when the interval is symmetric to the
+        second decimal (large samples), else "-25.00 (-25.00 to +21.97)" (exact intervals at small n are not)."""
+        above, below = round(self.hi - self.edge, 2), round(self.edge - self.lo, 2)
+        if above == below:
+            return f"{self.edge:+.2f} ± {above:.2f}"
+        return f"{self.edge:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
 
 
 @dataclass(frozen=True)
@@ -80,7 +92,9 @@ class Verdict:
     ``subject`` is "seats" or "lineups" (strategies differ by seat, seats not
     rotated). ``games_needed`` (inconclusive only) is the rough total number of
     games that would settle the verdict; ``deals`` and ``rotations`` describe
-    the unit of inference; ``unfinished`` counts games left out.
+    the unit of inference; ``unfinished`` counts games left out; ``model`` names
+    the players the verdict rests on ("with `random` in every seat", from
+    ``player_model``; empty when unknown).
     """
 
     kind: str
@@ -97,6 +111,8 @@ class Verdict:
     games_needed: int | None
     unfinished: int = 0
     unfinished_reason: str = "did not finish"
+    model: str = ""
+    lineups: int = 1
 
     @property
     def tested(self):
@@ -104,8 +120,10 @@ class Verdict:
         what = "every seat's edge (win share minus fair share)" if self.subject == "seats" else \
             "every lineup's edge (a seat together with the strategy in it, against the fair share)"
         unit = f"deals ({self.rotations} rotations each) as the unit" if self.rotations > 1 else "games as the unit"
-        return (f"{what} against ±{points(self.margin)} points, with simultaneous {round(100 * self.confidence)}% "
-                f"intervals over {self.players} seats (Bonferroni), {unit}")
+        over = f"one {round(100 * self.confidence)}% exact interval (two seats' edges are mirror images)" \
+            if self.players == 2 else \
+            f"simultaneous {round(100 * self.confidence)}% exact intervals over {self.players} seats (Bonferroni)"
+        return f"{what} against ±{points(self.margin)} points, with {over}, {unit}"
 
     @property
     def cannot_tell(self):
@@ -117,7 +135,11 @@ class Verdict:
                 "played, or for edges smaller than the margin")
 
     def counts(self):
-        """"N games", or "N deals × R rotations = M games" when the deal is the unit."""
+        """"N games", or "N deals × R rotations = M games" when the deal is the unit ("N deals × L lineups ×
+        R rotations = M games" in a tournament, whose lineups all play every deal)."""
+        if self.lineups > 1:
+            return (f"{self.deals:,} deals × {self.lineups} lineups × {self.rotations // self.lineups} rotations = "
+                    f"{self.games:,} games")
         if self.rotations > 1:
             return f"{self.deals:,} deals × {self.rotations} rotations = {self.games:,} games"
         return f"{self.games:,} game{'s' if self.games != 1 else ''}"
@@ -129,28 +151,46 @@ class Verdict:
         total = self.games + self.unfinished
         return f"{self.unfinished:,} of {total:,} games {self.unfinished_reason} and are left out"
 
+    def beyond(self):
+        """The seats (or lineups) whose interval lies wholly beyond the margin, furthest first."""
+        far = [e for e in self.edges if e.lo > self.margin or e.hi < -self.margin]
+        return sorted(far, key=lambda e: -(e.lo - self.margin if e.lo > self.margin else -self.margin - e.hi))
+
     def sentence(self):
-        """The one quotable sentence of the verdict."""
+        """The one quotable sentence of the verdict, naming the players it rests on."""
         who = "seat" if self.subject == "seats" else "lineup"
+        model = f" {self.model}" if self.model else ""
         if self.kind == "unfinished":
             return (f"Not a balance question: {self.unfinished:,} of {self.games + self.unfinished:,} games "
                     f"{self.unfinished_reason}, so no seat table is shown.")
         big = self.largest
         if big is None:
-            return f"Inconclusive: {self.counts()} are too few to estimate any edge."
-        where = f"{who} {big.seat}" + (f" ({big.strategy})" if self.subject == "lineups" else "")
-        interval = f"{big.edge:+.2f} points ({big.lo:+.2f} to {big.hi:+.2f})"
+            return f"Inconclusive{model}: {self.counts()} are too few to estimate any edge."
+
+        def where(e):
+            return f"{who} {e.seat}" + (f" ({e.strategy})" if self.subject == "lineups" else "")
+
+        def interval(e, unit=" points"):
+            return f"{e.edge:+.2f}{unit} ({e.lo:+.2f} to {e.hi:+.2f})"
+        confidence = f"{round(100 * self.confidence)}% {'' if self.players == 2 else 'simultaneous '}confidence"
         if self.kind == "balanced":
-            return (f"Balanced within ±{points(self.margin)} points: every {who}'s edge lies inside the margin with "
-                    f"{round(100 * self.confidence)}% simultaneous confidence (largest: {where}, {interval}; "
-                    f"{self.counts()}).")
+            return (f"Balanced within ±{points(self.margin)} points{model}: every {who}'s edge lies inside the "
+                    f"margin with {confidence} (largest: {where(big)}, {interval(big)}; {self.counts()}).")
         if self.kind == "unbalanced":
-            return (f"Unbalanced: {where} has an edge of {interval}, beyond ±{points(self.margin)} points with "
-                    f"{round(100 * self.confidence)}% simultaneous confidence ({self.counts()}).")
-        need = f"about {self.games_needed:,} games in all would likely settle it" if self.games_needed else \
+            far = self.beyond()
+            named = [f"{where(far[0])} has an edge of {interval(far[0])}"] + \
+                [f"{where(e)} {interval(e, '')}" for e in far[1:]]
+            named = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+            return (f"Unbalanced{model}: {named}, beyond ±{points(self.margin)} points with {confidence} "
+                    f"({self.counts()}).")
+        unit = "deals" if self.rotations > 1 else "games"
+        need = (f"about {self.games_needed:,} games in all would settle it about 2 times in 3 or more (planned "
+                "for 4 in 5 as if these edges were exact)") if self.games_needed else \
+            f"too few {unit} to plan from: play at least {planning.MIN_UNITS} {unit}" \
+            if self.deals < planning.MIN_UNITS else \
             "the largest edge sits at the margin, so no affordable number of games settles it"
-        return (f"Inconclusive at ±{points(self.margin)} points: the largest edge is {where}, {interval}, which "
-                f"straddles the margin; {need} ({self.counts()}).")
+        return (f"Inconclusive at ±{points(self.margin)} points{model}: the largest edge is {where(big)}, "
+                f"{interval(big)}, which straddles the margin; {need} ({self.counts()}).")
 
     def lines(self):
         """The lines the terminal prints: unfinished games, the sentence, the chi-square, the caveats."""
@@ -163,6 +203,9 @@ class Verdict:
             p_text = f"p = {p:.3g}" if p > 0 else "p < 1e-300"
             out.append(f"  chi-square test of equal shares (any difference, however small): "
                        f"chi2 = {self.seat_test.statistic:.2f}, {self.seat_test.df} df, {p_text}")
+        elif self.seat_test is not None:
+            out.append(f"  chi-square test of equal shares: not computed, some seat's wins did not vary over the "
+                       f"{self.deals:,} {'deals' if self.rotations > 1 else 'games'}")
         out.append(f"  tested: {self.tested}")
         out.append(f"  cannot tell: {self.cannot_tell}")
         return out
@@ -177,6 +220,7 @@ class Verdict:
             "games_needed": self.games_needed, "games": self.games, "deals": self.deals,
             "rotations": self.rotations, "unfinished": self.unfinished, "tested": self.tested,
             "cannot_tell": self.cannot_tell, "edges": [e.to_dict() for e in self.edges],
+            "beyond_margin": [e.seat for e in self.beyond()], "players_model": self.model,
         }
 
 
@@ -185,17 +229,12 @@ def points(value):
     return f"{value:.1f}" if round(value, 1) == value else f"{value:g}"
 
 
-def critical_value(players, units, confidence=0.95):
-    """The simultaneous two-sided critical value over ``players`` seats: t quantile at 1 - alpha/(2 players)."""
-    alpha = 1 - confidence
-    return float(special.stdtrit(max(units - 1, 1), 1 - alpha / (2 * players)))
-
-
 def simultaneous_edges(moments, confidence=0.95):
-    """``(edge, lo, hi)`` arrays (shares, not points): each seat's edge and its simultaneous interval."""
-    edge = moments.mean - 1.0 / moments.players
-    half = critical_value(moments.players, moments.n, confidence) * moments.se
-    return edge, edge - half, edge + half
+    """``(edge, lo, hi)`` arrays (shares, not points): each seat's edge and its simultaneous interval
+    (``SeatMoments.intervals``: exact intervals on the effective games, Bonferroni over ``family`` seats)."""
+    fair = 1.0 / moments.players
+    lo, hi = moments.intervals(confidence, family(moments.players))
+    return moments.mean - fair, lo - fair, hi - fair
 
 
 def wald_test(moments):
@@ -203,7 +242,8 @@ def wald_test(moments):
 
     Shares sum to one, so the last seat is dropped (df = players - 1). On
     batched moments returns ``(statistic, p)`` arrays; on one run a
-    ``SeatTest``, where a singular covariance uses its pseudo-inverse and rank.
+    ``SeatTest``, not computed (nan) when the covariance is singular: a few
+    games in which some seat's wins did not vary say nothing of its spread.
     """
     df = moments.players - 1
     if moments.n < 2:
@@ -214,11 +254,10 @@ def wald_test(moments):
         stat = np.einsum("...i,...i->...", edge, np.linalg.solve(cov, edge[..., None])[..., 0])
         return stat, special.chdtrc(df, stat)
     rank = int(np.linalg.matrix_rank(cov)) if np.isfinite(cov).all() else 0
-    if rank == 0:
-        fair = bool(np.allclose(edge, 0))
-        return SeatTest(0.0 if fair else float("inf"), df, 1.0 if fair else 0.0)
-    stat = float(edge @ np.linalg.pinv(cov) @ edge)
-    return SeatTest(stat, rank, float(special.chdtrc(rank, stat)))
+    if rank < df:  # some seat's wins did not vary: no covariance to test with
+        return SeatTest(float("nan"), df, float("nan"))
+    stat = float(edge @ np.linalg.solve(cov, edge))
+    return SeatTest(stat, df, float(special.chdtrc(df, stat)))
 
 
 def kinds(lo, hi, margin):
@@ -239,7 +278,8 @@ def units_to_settle(moments, margin, confidence=0.95, power=0.8):
     from the margin for a finite answer.
     """
     edge = 100 * (moments.mean - 1.0 / moments.players)
-    sd = np.sqrt(np.clip(np.diag(moments.cov), 1e-12, None))
+    # one unit's spread as the intervals see it: binomial, scaled by the games a unit is worth
+    sd = np.sqrt(np.clip(moments.mean * (1 - moments.mean) * moments.n / moments.effective_games, 1e-12, None))
     try:
         if (np.abs(edge) < margin).all():
             return planning.games_for_verdict(margin, moments.players, edge, power, confidence, sd)
@@ -250,11 +290,13 @@ def units_to_settle(moments, margin, confidence=0.95, power=0.8):
 
 
 def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, subject="seats",
-           unfinished_reason="did not finish"):
+           unfinished_reason="did not finish", model="", lineups=1):
     """The ``Verdict`` of ``SeatMoments`` at ``margin`` percentage points.
 
     ``strategies`` names the strategy per seat ("(rotated)" in a rotated run);
-    ``subject`` is "seats" or "lineups".
+    ``subject`` is "seats" or "lineups"; ``model`` the players in words
+    (``player_model``); ``lineups`` how many lineups played every deal (a
+    tournament's, stacked).
     """
     if margin <= 0:
         raise ValueError(f"the margin must be positive (percentage points), got {margin}")
@@ -262,7 +304,7 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
     strategies = list(strategies or ["?"] * players)
     common = dict(margin=float(margin), confidence=confidence, subject=subject, players=players,
                   games=moments.games, deals=moments.n, rotations=moments.rotations,
-                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason)
+                  unfinished=moments.unfinished, unfinished_reason=unfinished_reason, model=model, lineups=lineups)
     if moments.n < 2 or moments.unfinished > UNFINISHED_MAJORITY * (moments.games + moments.unfinished):
         return Verdict("unfinished" if moments.unfinished else "inconclusive", edges=(), largest=None,
                        seat_test=None, games_needed=None, **common)
@@ -279,8 +321,9 @@ def decide(moments, margin=DEFAULT_MARGIN, confidence=0.95, strategies=None, sub
         worst = int(np.abs(edge).argmax())
     needed = None
     if kind == "inconclusive":
-        units = units_to_settle(moments, margin, confidence)
-        needed = None if units is None else units * moments.rotations
+        units = units_to_settle(moments, margin, confidence) if moments.n >= planning.MIN_UNITS else None
+        needed = None if units is None else max(units, moments.n + 1) * moments.rotations
+        needed = None if needed is not None and needed > AFFORDABLE else needed
     return Verdict(kind, edges=edges, largest=edges[worst], seat_test=wald_test(moments), games_needed=needed,
                    **common)
 
@@ -296,6 +339,46 @@ def lineup(seats):
     names = [s if k == 1 else "(rotated)" for s, k in zip(table["strategy"], table["kinds"])]
     subject = "lineups" if not rotated and len(set(names)) > 1 else "seats"
     return names, subject
+
+
+def _names(strategies):
+    """`a`, `b` and `c`."""
+    quoted = [f"`{s}`" for s in strategies]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _seats(seats):
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+def player_model(seats):
+    """The players a verdict on these seat rows rests on, in words: "with `random` in every seat", "with
+    `greedy` in seat 0 and `random` elsewhere", "with `greedy` and 3 `random` rotated through the seats",
+    or, for a tournament's stacked lineups, "pooled over the lineups of `a`, `b` and `c`, rotated through
+    the seats"."""
+    seats = as_lazy(seats)
+    columns = seats.collect_schema().names()
+    if "lineup" in columns:
+        names = seats.select(pl.col("strategy").cast(pl.String).unique().sort()).collect(engine="streaming")
+        return f"pooled over the lineups of {_names(names['strategy'].to_list())}, rotated through the seats"
+    if "rotation" in columns:
+        seats = seats.filter(pl.col("rotation") == 0)
+    table = (seats.group_by("seat").agg(pl.col("strategy").cast(pl.String).first()).sort("seat")
+             .collect(engine="streaming"))
+    by_strategy = {}
+    for seat, strategy in zip(table["seat"], table["strategy"]):
+        by_strategy.setdefault(strategy, []).append(seat)
+    if len(by_strategy) == 1:
+        return f"with `{table['strategy'][0]}` in every seat"
+    if "rotation" in columns:
+        counts = [f"{len(s)} `{name}`" if len(s) > 1 else f"`{name}`" for name, s in by_strategy.items()]
+        return f"with {' and '.join([', '.join(counts[:-1]), counts[-1]])} rotated through the seats"
+    common = max(by_strategy, key=lambda name: len(by_strategy[name]))
+    elsewhere = 2 * len(by_strategy[common]) > len(table)  # most seats: named last, as "elsewhere"
+    named = [f"`{name}` in {_seats(s)}" for name, s in by_strategy.items() if name != common or not elsewhere]
+    if elsewhere:
+        named.append(f"`{common}` elsewhere")
+    return "with " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
 
 
 def unfinished_reason(manifest):
@@ -318,4 +401,8 @@ def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
     ``manifest`` (optional) supplies the reason unfinished games stopped.
     """
     names, subject = lineup(seats)
-    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest))
+    seats = as_lazy(seats)
+    lineups = seats.select(pl.col("lineup").n_unique()).collect().item() \
+        if "lineup" in seats.collect_schema().names() else 1
+    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
+                  player_model(seats), lineups)

@@ -1,13 +1,33 @@
-"""The Python API: everything the command line does, callable from notebooks and scripts.
+"""The Python API: every command of the command line as one call, for notebooks and scripts.
 
+Each command is one function returning a result object: ``simulate`` a
+``Run``; ``tournament``, ``sweep``, ``ladder``, ``restrict`` and ``tune`` a
+``Result``; ``compare`` an ``analyses.compare.Comparison``; ``report`` the
+path written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
+table) and ``.verdict`` where the command has one. The click command line
+(``playtest.cli``) parses options, calls these functions and prints.
+
+Adding a command: write ``def NAME(game, *, ...)`` here that refuses bad input
+(one ``RunError``/``SetupError``/``StrategyError`` naming what is wrong)
+before anything is played or written, plays through ``simulate``, and returns
+a ``Result`` (or a result class of its own with ``to_polars``/``to_pandas``);
+give it a numpydoc docstring whose Example runs in a second (it is a doctest
+of ``make test``); then make the click command a thin call to it.
+
+Examples
+--------
 >>> from playtest import api
->>> run = api.simulate("forks", players=4, games=10_000, seed=7, strategies=["greedy", "random"])
->>> run.seats()            # polars DataFrame, one row per (game, seat)
+>>> run = api.simulate("forks", players=4, games=50, seed=7, strategies=["greedy", "random"] * 2)
+>>> run.to_polars().height       # one row per (game, seat)
+200
+>>> run.verdict.kind in ("balanced", "unbalanced", "inconclusive")
+True
 """
 
 import contextlib
+import dataclasses
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -40,6 +60,49 @@ class Run:
         """The rows as a polars LazyFrame: aggregate a run of any size without loading it."""
         return self.frame.lazy() if self.frame is not None else output.scan_seats(self.dir)
 
+    def to_polars(self):
+        """The per-(game, seat) rows as a polars DataFrame (``seats``)."""
+        return self.seats()
+
+    def to_pandas(self):
+        """The per-(game, seat) rows as a pandas DataFrame."""
+        return self.seats().to_pandas()
+
+    @property
+    def verdict(self):
+        """The balance verdict at the default margin of 1 point (``verdict(run, margin)`` for another)."""
+        return verdict(self)
+
+
+@dataclass
+class Result:
+    """What a command other than ``simulate`` returns.
+
+    Attributes
+    ----------
+    frame : polars.DataFrame
+        The command's main table (a tournament's standings, a sweep's summary, a ladder's levels, ...).
+    verdict : object or None
+        The command's verdict (an ``analyses.verdict.Verdict``, or the reading of ``restrict``), if it has one.
+    dir : pathlib.Path or None
+        Where the command wrote its runs, if it wrote any.
+    info : dict
+        Everything else the command reports (its manifest, the tuned vector, ...).
+    """
+
+    frame: pl.DataFrame
+    verdict: object = None
+    dir: Path | None = None
+    info: dict = field(default_factory=dict)
+
+    def to_polars(self):
+        """The main table as a polars DataFrame."""
+        return self.frame
+
+    def to_pandas(self):
+        """The main table as a pandas DataFrame."""
+        return self.frame.to_pandas()
+
 
 def load_run(path):
     """Open a run directory written by ``simulate``."""
@@ -56,6 +119,8 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
     The size of the run (games, chunk size, memory, disk) is checked by
     ``simulator.core.batch.check_size``, which needs the output directory.
     """
+    if playtest.ENVIRONMENT_PROBLEM:
+        raise RunError(playtest.ENVIRONMENT_PROBLEM)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise RunError(f"the seed must be a whole number from 0 to 2**63-1 ({MAX_SEED}), got {seed!r}")
     g = game_registry.get(game)
@@ -100,7 +165,7 @@ def provenance():
 def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
-             scheduler=None, workers=None):
+             scheduler=None, workers=None, on_start=None):
     """Play ``games`` games and return the ``Run``.
 
     ``strategies`` is one name for every seat or one per seat in seat order;
@@ -114,6 +179,22 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     ``backend="dask"`` plays the chunks on a Dask cluster: the scheduler at
     ``scheduler`` ("tcp://host:port") or a local cluster of ``workers``
     processes (see docs/cluster.md); the rows are the same as locally.
+    ``on_progress(games done, games)`` is called after every chunk and
+    ``on_start`` (the same arguments) once the kernels are compiled, just
+    before the first chunk.
+    ``rotate_seats`` with one strategy in every seat plays each deal once
+    (every rotation would be the same game); the manifest then says
+    ``rotate_seats: false``.
+
+    Returns a ``Run`` (``.to_polars()``, ``.to_pandas()``, ``.verdict``);
+    refuses bad input with a ``RunError``, ``SetupError`` or ``StrategyError``
+    before anything is played or written.
+
+    Examples
+    --------
+    >>> run = api.simulate("forks", players=3, games=20, seed=1, strategies=["pusher", "greedy", "random"])
+    >>> run.to_pandas().groupby("seat").size().tolist()
+    [20, 20, 20]
     """
     if backend not in ("local", "dask"):
         raise RunError(f"unknown backend {backend!r} (choose local or dask)")
@@ -128,6 +209,8 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
+    if spec.rotate_seats and len(set(spec.strategies)) == 1:  # every rotation would replay the same games
+        spec = dataclasses.replace(spec, rotate_seats=False)
     check_size(spec, out)  # before the kernels are compiled
     stop = None
     if until_ci is not None:
@@ -143,13 +226,20 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
                                     manifest_extra={"title": spec.game.title, **provenance(),
                                                     **({"until_ci": until_ci} if until_ci else {})},
-                                    on_progress=on_progress, stop=stop)
+                                    on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
 
 
 def verdict(run, margin=1.0, confidence=0.95):
     """The balance ``analyses.verdict.Verdict`` of a ``Run`` or run directory at ``margin`` percentage points
-    (``.sentence()``, ``.to_dict()``)."""
+    (``.sentence()``, ``.to_dict()``).
+
+    Examples
+    --------
+    >>> v = api.verdict(api.simulate("forks", players=2, games=40, seed=3), margin=5.0)
+    >>> [e.seat for e in v.edges]
+    [0, 1]
+    """
     from analyses.verdict import seat_verdict
 
     run = run if isinstance(run, Run) else load_run(run)
@@ -159,15 +249,25 @@ def verdict(run, margin=1.0, confidence=0.95):
 def compare(run_a, run_b, margin=1.0, confidence=0.95):
     """``analyses.compare.Comparison`` of design B against design A (``Run``s or run directories):
     per-seat changes, the change in the largest seat edge and in game feel, paired when both used the same
-    seed."""
+    seed. Refuses runs of different games, player counts or engine versions (``CompareError``).
+
+    Examples
+    --------
+    >>> a = api.simulate("forks", players=3, games=60, seed=2)
+    >>> b = api.simulate("forks", players=3, games=60, seed=2, variant="merge")
+    >>> c = api.compare(a, b, margin=5.0)
+    >>> c.paired, c.kind in ("fairer", "worse", "indistinguishable")
+    (True, True)
+    """
     from analyses.compare import compare as compare_runs
 
-    from analyses.runs import check_files, open_run
+    from analyses.runs import open_run
+    from playtest import run_checks
 
     for r in (run_a, run_b):
         if not isinstance(r, Run):
             open_run(r)  # refuses a directory without a manifest or seat rows
-            check_files(r)
+            run_checks.check_runs([r])  # a damaged file, or a chunk with a column dropped or retyped
     a, b = (r if isinstance(r, Run) else load_run(r) for r in (run_a, run_b))
     return compare_runs(a.scan(), b.scan(), a.manifest, b.manifest, margin, confidence)
 
@@ -218,7 +318,13 @@ def traced(spec, sset, game_index, rotation):
 
 
 def replay(game, *, seed, game_index, rotation=None, **options):
-    """The lines telling game ``game_index`` of a run move by move (checked by the reference engine)."""
+    """The lines telling game ``game_index`` of a run move by move (checked by the reference engine).
+
+    Examples
+    --------
+    >>> api.replay("forks", seed=0, game_index=3, players=2)[0]
+    'game 3 of seed 0'
+    """
     return narrated(trace(game, seed=seed, game_index=game_index, rotation=rotation, **options), game_index)
 
 
@@ -233,7 +339,15 @@ def replay_run(path, *, game_index, rotation=None):
 
     Refuses an index that is not in the run (beyond its games, or in a chunk
     that was never written) and a run whose strategy file is gone or has
-    changed since (its checksum differs from the manifest's).
+    changed since (its checksum differs from the manifest's), or a run
+    played by another engine version.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> run = api.simulate("forks", players=2, games=10, seed=4, out=tempfile.mkdtemp() + "/run")
+    >>> api.replay_run(run.dir, game_index=5) == api.replay("forks", seed=4, game_index=5, players=2)
+    True
     """
     path = Path(path)
     m = load_run(path).manifest
@@ -247,6 +361,10 @@ def replay_run(path, *, game_index, rotation=None):
     except (KeyError, TypeError, ValueError) as exc:
         raise RunError(f"the manifest of {path} is damaged or from an older playtest ({exc}); "
                        f"replay with the options of the run instead") from None
+    engine_version = game_registry.get(game).engine_version
+    if m.get("engine_version") != engine_version:
+        raise RunError(f"the run {path} was played by {game} engine version {m.get('engine_version')}, this playtest "
+                       f"has version {engine_version}, whose games differ: its games cannot be replayed")
     if not isinstance(options["setup"], dict) or isinstance(chunk_size, bool) or chunk_size < 1 or games < 1:
         raise RunError(f"the manifest of {path} is damaged (its setup, games or chunk_size); replay with the "
                        f"options of the run instead")
@@ -274,7 +392,18 @@ def replay_run(path, *, game_index, rotation=None):
 
 
 def scenario(path):
-    """Play a scenario file; return ``(lines, result)`` from the game's scenario hook."""
+    """Play a scenario file; return ``(lines, result)`` from the game's scenario hook.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "s.toml"
+    >>> _ = path.write_text('game = "nothing"')
+    >>> api.scenario(path)
+    Traceback (most recent call last):
+    ...
+    simulator.games.UnknownGame: unknown game 'nothing' (choose from forks, fool, fauch-fertig, fair-enough)
+    """
     table = read_toml(path)
     name = table.get("game")
     if not isinstance(name, str):
@@ -283,3 +412,596 @@ def scenario(path):
     if g.scenario is None:
         raise SetupError("game", f"{g.title} does not support scenario files yet")
     return g.scenario(table, strategy_set(name))
+
+
+def _default_players(game, players):
+    g = game_registry.get(game)
+    return g, g.default_players if players is None else players
+
+
+def tournament(game, strategies, *, players, games=10_000, seed=0, out, force=False, margin=1.0):
+    """Play every lineup of ``strategies`` with seats rotated and rate them.
+
+    Parameters
+    ----------
+    game : str
+        A registered game (``simulator.games.names()``).
+    strategies : list of str
+        At least two different strategies.
+    players : int
+        Seats at the table.
+    games : int
+        Deals per lineup (the same deals for every lineup).
+    seed : int
+        Run seed.
+    out : str or pathlib.Path
+        Directory for the tournament (``tournament.json`` and one run per lineup).
+    force : bool
+        Replace an earlier tournament in ``out``.
+    margin : float
+        Balance margin of the seat verdict, in points of win share.
+
+    Returns
+    -------
+    Result
+        ``frame``: win share and Bradley-Terry rating of each strategy with 95% intervals; ``verdict``: the seat
+        verdict over every lineup (seats rotated, so it measures seat advantage under mixed strategies);
+        ``info``: ``manifest`` and ``seats`` (every lineup's rows).
+
+    Raises
+    ------
+    RunError
+        Fewer than two strategies, or a lineup that ``simulate`` would refuse (checked before anything is played).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> r = api.tournament("forks", ["greedy", "random"], players=2, games=20, out=tempfile.mkdtemp() + "/t")
+    >>> sorted(r.to_polars()["strategy"].to_list())
+    ['greedy', 'random']
+    """
+    from analyses import tournament as tournaments
+    from analyses.verdict import seat_verdict
+    from simulator.core import rundir
+
+    if len(set(strategies)) < 2:
+        raise RunError("a tournament needs at least two different strategies")
+    check(game, players=players, seed=seed, games=games, strategies=list(strategies)[:1], out=out)
+    for lineup in tournaments.lineups(strategies, players):  # every run refused now, before force replaces
+        check(game, players=players, seed=seed, games=games, strategies=lineup, rotate_seats=True, out=out)
+    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
+        tournaments.play(simulate, game, strategies, out, players=players, games=games, seed=seed, force=force)
+    manifest, seats = tournaments.load(out)
+    return Result(tournaments.standings(seats), seat_verdict(seats, margin), Path(out),
+                  {"manifest": manifest, "seats": seats})
+
+
+def sweep(game, grid, *, out, force=False, search=False, margin=1.0):
+    """Play every configuration of a setup-table / strategy-parameter grid and compare their balance.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    grid : str, pathlib.Path or dict
+        The grid: a TOML file or its table (run settings, ``[setup]`` candidate lists, ``[params]`` vectors).
+    out : str or pathlib.Path
+        Directory for the sweep (``summary.csv``, ``sweep.json``, ``runs/``).
+    force : bool
+        Replace an earlier sweep in ``out``.
+    search : bool
+        Race the configurations for the smallest largest seat edge, then confirm the survivors on fresh deals.
+    margin : float
+        Balance margin, in points of win share.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per configuration played (verdict, largest edge with its interval, game feel);
+        ``info``: ``manifest``, ``axes`` and ``best_lines`` (what to read from the sweep).
+
+    Raises
+    ------
+    GridError, RunError, SetupError
+        A bad grid or a configuration ``simulate`` refuses, before anything is played or replaced.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> grid = {"games": 40, "players": 3, "setup": {"tiebreak.order": [["grey", "blue", "yellow", "green", "red"],
+    ...                                                               ["red", "green", "yellow", "blue", "grey"]]}}
+    >>> r = api.sweep("forks", grid, out=tempfile.mkdtemp() + "/s")
+    >>> r.to_polars().height
+    2
+    """
+    from analyses import sweep as sweeps
+    from simulator.core import rundir
+
+    if not isinstance(grid, dict):
+        try:  # read like a setup table: a regular file, small, not nested deep
+            grid = read_toml(grid)
+        except SetupError as exc:
+            raise sweeps.GridError(f"grid: {str(exc).removeprefix('setup table: ')}") from None
+    options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before force replaces anything
+    check(game, **{**options, "games": options.get("games", sweeps.DEFAULT_GAMES)}, out=out)
+    if search and options.get("seed", 0) > MAX_SEED - sweeps.CONFIRM_SEED_OFFSET:
+        raise sweeps.GridError(f"grid: with --search the seed must be at most {MAX_SEED - sweeps.CONFIRM_SEED_OFFSET} "
+                               f"(the confirmation games use seed + {sweeps.CONFIRM_SEED_OFFSET:,})")
+    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
+        summary = sweeps.sweep(simulate, game, grid, out, search=search, force=force, unplayable=(SetupError,),
+                               margin=margin)
+        sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
+    manifest, _ = sweeps.load(out)
+    axes = [a["label"] for a in manifest["axes"]]
+    return Result(summary, None, Path(out), {"manifest": manifest, "axes": axes,
+                                             "best_lines": sweeps.best_lines(summary, axes, margin)})
+
+
+def ladder(game, *, out, players=None, first=16, levels=4, deals=500, field=None, horizon=None, seed=0, margin=1.0,
+           on_run=None):
+    """Climb the search player's budget and measure the seat advantage at each level of skill.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    out : str or pathlib.Path
+        A new (or empty) directory for the ladder's runs.
+    players : int, optional
+        Seats (default: the game's usual count).
+    first, levels : int
+        Search iterations per decision at the first level, and the number of levels (the budget doubles).
+    deals : int
+        Deals per run (each played from every seat).
+    field : str, optional
+        The built-in heuristic the search plays against (default: the game's strongest).
+    horizon : int, optional
+        The search player's horizon (0: rollouts to the end; default: the game's).
+    seed : int
+        Run seed: every level plays the same deals.
+    margin : float
+        Balance margin, in points of win share.
+    on_run : callable, optional
+        ``on_run(done, total)`` after each run.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per level (win shares against the level below and the field, the first and the
+        largest seat edge with intervals, the verdict); ``info``: ``manifest``, ``horizon``, ``field``.
+
+    Raises
+    ------
+    RunError, StrategyError
+        ``out`` not empty, an unknown field, or a run ``simulate`` would refuse.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> r = api.ladder("forks", players=2, first=2, levels=1, deals=10, out=tempfile.mkdtemp() + "/l")
+    >>> r.to_polars()["budget"].to_list()
+    [2]
+    """
+    from analyses import ladder as ladders
+    from simulator.core.search import P_HORIZON
+
+    _, players = _default_players(game, players)
+    sset = strategy_set(game)
+    field = field or sset.strongest
+    sset.get(field)
+    if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
+        raise RunError(f"output directory {out} already exists; choose another")
+    check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
+    budgets = ladders.budgets(first, levels)
+    top = f"mcts@{budgets[-1]}"
+    top_vector = sset.search_vector(top, horizon)
+    check(game, players=players, seed=seed, games=deals * players, out=out,
+          strategies=[top] + [field] * (players - 1), params={top: top_vector})
+    ladders.play(simulate, game, out, players=players, levels=budgets, deals=deals, seed=seed, field=field,
+                 vector=lambda name: sset.search_vector(name, horizon), horizon=top_vector[P_HORIZON], on_run=on_run)
+    manifest, table = ladders.table(out, margin)
+    return Result(table, None, Path(out), {"manifest": manifest, "horizon": top_vector[P_HORIZON], "field": field})
+
+
+def restrict(game, classes, *, agent="mcts", players=None, deals=1000, horizon=None, seed=0, margin=1.0):
+    """How much is an option worth? A player forbidden the action ``classes`` against unrestricted copies.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    classes : list of str
+        Action classes the restricted player may never take (``strategies(game)`` lists them).
+    agent : str
+        The player, restricted in one seat and unrestricted in the others (``mcts`` or ``mcts@N``).
+    players : int, optional
+        Seats (default: the game's usual count).
+    deals : int
+        Deals, each played from every seat.
+    horizon : int, optional
+        The search player's horizon (default: the game's).
+    seed : int
+        Run seed.
+    margin : float
+        Points of win share below which an option counts as worth nothing measurable.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row (the restricted player's win share and the option's cost in points, with 95%
+        intervals); ``verdict``: the reading, one sentence; ``info``: the same figures, ``lineup`` and ``horizon``.
+
+    Raises
+    ------
+    RunError, StrategyError
+        An unknown class or agent, or a run ``simulate`` would refuse.
+
+    Examples
+    --------
+    >>> r = api.restrict("forks", ["market-held"], agent="mcts@2", players=2, deals=10)
+    >>> r.to_polars()["deals"].to_list()
+    [10]
+    """
+    from analyses import restrict as restricted
+    from simulator.core.search import P_HORIZON
+
+    _, players = _default_players(game, players)
+    sset = strategy_set(game)
+    agent_vector = sset.search_vector(agent, horizon)
+    check(game, players=players, seed=seed, games=deals, strategies=[agent], params={agent: agent_vector})
+    lineup = restricted.lineup(agent, classes, players)
+    params = {n: sset.search_vector(n, horizon) for n in set(lineup)}
+    run = simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True,
+                   params=params)
+    r = restricted.cost(run.seats(), lineup[0], players, margin)
+    return Result(pl.DataFrame([{k: v for k, v in r.items() if k != "reading"}]), r["reading"], None,
+                  {**r, "lineup": lineup, "horizon": agent_vector[P_HORIZON]})
+
+
+def tune(game, strategy, *, field, out=None, players=None, budget=60, deals=500, confirm_deals=5_000, sigma=1.0,
+         seed=0, on_evaluation=None):
+    """Tune ``strategy``'s parameter vector against ``field`` with seats rotated, then confirm it on fresh deals.
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    strategy : str
+        A strategy with parameters.
+    field : str
+        The strategy in every other seat.
+    out : str or pathlib.Path, optional
+        A new TOML file for the tuned vector (use it with ``params={strategy: ...}`` or ``--param S=@FILE``).
+    players : int, optional
+        Seats (default: the game's usual count).
+    budget : int
+        Evaluations the optimiser may make.
+    deals, confirm_deals : int
+        Deals per evaluation; fresh deals on which the tuned and the default vector are compared at the end.
+    sigma : float
+        The optimiser's first step, in parameter units.
+    seed : int
+        Confirmation seed; evaluation i uses seed + 1 + i.
+    on_evaluation : callable, optional
+        ``on_evaluation(done, total, win_share)`` after each evaluation.
+
+    Returns
+    -------
+    Result
+        ``frame``: the default and the tuned vector's win shares and the paired gain with 95% intervals;
+        ``verdict``: "better", "worse" or "no difference"; ``info["tune"]``: the ``analyses.tune.TuneResult``.
+
+    Raises
+    ------
+    RunError
+        A strategy without parameters, the field equal to it, ``out`` existing, or a run ``simulate`` refuses.
+
+    Examples
+    --------
+    >>> r = api.tune("forks", "hedger", field="greedy", players=2, budget=2, deals=10, confirm_deals=10)
+    >>> r.to_polars()["vector"].to_list()
+    ['default', 'tuned', 'gain']
+    """
+    import tomli_w
+
+    from analyses.tune import tune as run_tune
+
+    _, players = _default_players(game, players)
+    sset = strategy_set(game)
+    _, s = sset.get(strategy)
+    sset.get(field)
+    if not s.params:
+        raise RunError(f"strategy {strategy!r} has no parameters to tune")
+    if field == strategy:
+        raise RunError(f"the field must be another strategy than the one tuned ({strategy!r})")
+    if out is not None and Path(out).exists():
+        raise RunError(f"{out} already exists; choose another file for the tuned vector")
+    if out is not None and not Path(out).absolute().parent.is_dir():
+        raise RunError(f"cannot write {out}: the folder {Path(out).absolute().parent} does not exist")
+    check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
+    check(game, players=players, games=max(deals, confirm_deals), seed=seed,
+          strategies=[strategy] + [field] * (players - 1), rotate_seats=True)
+    r = run_tune(simulate, game, strategy, list(s.params), field=field, players=players, budget=budget,
+                 deals=deals, confirm_deals=confirm_deals, seed=seed, sigma=sigma, on_evaluation=on_evaluation)
+    if out is not None:
+        Path(out).write_text(f"# playtest tune {game} {strategy} --field {field} --players {players} --seed {seed}\n"
+                             + tomli_w.dumps({"game": game, "strategy": strategy, "params": r.tuned,
+                                              "field": field, "players": players,
+                                              "confirmed_gain_points": round(100 * r.gain.mean, 3),
+                                              "confirmed_gain_interval_points": [round(100 * r.gain.lo, 3),
+                                                                                 round(100 * r.gain.hi, 3)]}))
+    frame = pl.DataFrame([{"vector": name, "share": x.mean, "lo": x.lo, "hi": x.hi}
+                          for name, x in (("default", r.before), ("tuned", r.after), ("gain", r.gain))])
+    kind = "better" if r.gain.lo > 0 else "worse" if r.gain.hi < 0 else "no difference"
+    return Result(frame, kind, None, {"tune": r})
+
+
+def report(dirs, out, *, fmt="html", margin=1.0):
+    """Write a report on run, sweep, tournament or ladder directories; return its path.
+
+    Parameters
+    ----------
+    dirs : list of str or pathlib.Path
+        Directories written by ``simulate``, ``sweep``, ``tournament`` or ``ladder``.
+    out : str or pathlib.Path
+        The report file (``.html`` or ``.md``); the data behind each figure goes to ``<name>-data/`` beside it.
+    fmt : str
+        ``"html"`` (one self-contained file) or ``"md"`` (Markdown with PNG files).
+    margin : float
+        Balance margin of the verdicts, in points of win share.
+
+    Returns
+    -------
+    pathlib.Path
+        The report written.
+
+    Raises
+    ------
+    NotARun
+        A directory that is not a run (or whose files are damaged).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> run = api.simulate("forks", players=3, games=30, out=tempfile.mkdtemp() + "/run")
+    >>> api.report([run.dir], run.dir / "report.html").name
+    'report.html'
+    """
+    from playtest import run_checks
+    from reports.build import write_report
+
+    run_checks.check_runs(dirs)  # a damaged file, or a chunk with a column dropped or retyped
+    return write_report(dirs, out, fmt=fmt, margin=margin)
+
+
+def games():
+    """The registered games: ``{name: title}`` in the order they were added.
+
+    Examples
+    --------
+    >>> api.games()["forks"]
+    'Forks: 2nd Edition'
+    """
+    return {name: game_registry.get(name).title for name in game_registry.names()}
+
+
+def strategies(game, strategy_files=()):
+    """The strategies of ``game`` (with those of ``strategy_files``): one row each (id, name, summary, params).
+
+    Examples
+    --------
+    >>> api.strategies("forks").filter(pl.col("name") == "hedger")["params"].to_list()
+    [[0.5]]
+    """
+    sset = strategy_set(game)
+    for f in strategy_files:
+        sset.add_file(f)
+    return pl.DataFrame([{"id": sid, "name": s.name, "summary": s.summary, "params": [float(x) for x in s.params]}
+                         for sid, s in enumerate(sset.all)], schema_overrides={"params": pl.List(pl.Float64)})
+
+
+def setup_table(game):
+    """The text of ``game``'s default setup table (TOML; copy it, edit it, pass it as ``setup``).
+
+    Examples
+    --------
+    >>> "[players" in api.setup_table("forks")
+    True
+    """
+    return game_registry.get(game).setup_path.read_text()
+
+
+def table_counts(game, setup=None):
+    """The player counts the game's setup table (merged with ``setup``, a dict) has a row for, within the
+    game's range, in order."""
+    from simulator.core.setup import merge
+
+    g = game_registry.get(game)
+    table = merge(g.default_setup(), setup or {}, g.open_tables)
+    counts = sorted(int(k) for k in table.get("players", {}) if str(k).isdigit())
+    return [n for n in counts if g.min_players <= n <= g.max_players]
+
+
+def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",), rotate_seats=False,
+           variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, resume=False,
+           on_count=None, backend="local", scheduler=None, workers=None):
+    """Play the same lineup at every player count of the setup table (or ``counts``) into the directory ``out``
+    and return its summary frame, one row per count (``analyses.survey``); ``survey.json`` in ``out`` holds
+    the recommendation. ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
+    to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask)."""
+    from analyses import survey as surveys
+
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+    counts = list(counts) if counts is not None else table_counts(game, override)
+
+    def play(game_name, *, players, **options):
+        names = list(strategies) if len(strategies) == 1 else [strategies[s % len(strategies)] for s in range(players)]
+        return simulate(game_name, players=players, threads=threads, backend=backend, scheduler=scheduler,
+                        workers=workers, **{**options, "strategies": names})
+
+    return surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
+                          resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
+                          setup=override, params=params, strategy_files=list(strategy_files))
+
+
+def knob_row(game, players, knob, variant="standard", setup=None):
+    """``(override, start)``: the ``setup`` override (a dict) and the current values of the per-seat ``knob`` of
+    the ``[players.N]`` row; a knob that is not a per-seat list of numbers there is a ``RunError``."""
+    g = game_registry.get(game)
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
+    config = g.configure(players, variant, override)  # refuses a player count the table lacks, a bad seat_bonus
+    row = config.setup["players"][str(players)]
+    value = row.get(knob)
+    per_seat = sorted(k for k, v in row.items() if isinstance(v, list) and len(v) == players
+                      and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v))
+    if not (isinstance(value, list) and knob in per_seat):
+        raise RunError(f"--knob {knob}: not a per-seat key of the [players.{players}] row of {g.title} "
+                       f"(its per-seat keys: {', '.join(per_seat) or 'none'})")
+    return override, [float(v) for v in value]
+
+
+def with_knob(override, players, knob, values):
+    """``override`` with ``[players.N] knob = values`` (whole numbers for any knob but ``seat_bonus``)."""
+    import copy
+
+    table = copy.deepcopy(override)
+    row = table.setdefault("players", {}).setdefault(str(players), {})
+    row[knob] = [float(v) for v in values] if knob == "seat_bonus" else [int(round(v)) for v in values]
+    return table
+
+
+def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategies=("random",), rotate_seats=False,
+               variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, low=None,
+               high=None, step=None, on_evaluation=None):
+    """The per-seat ``knob`` values that bring every seat's edge inside ``margin`` (``analyses.compensate``):
+    each evaluation plays ``games`` games (deals, rotated) on ``seed``; the result is confirmed on a fresh seed.
+    Returns ``(Compensation, override)``, the override being the setup table to pass to ``simulate``."""
+    from analyses.compensate import compensate as solve
+    from analyses.moments import seat_moments
+
+    override, start = knob_row(game, players, knob, variant, setup)
+    check(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant, setup=override,
+          params=params, strategy_files=strategy_files, rotate_seats=rotate_seats)
+
+    def evaluate(values, run_seed):
+        run = simulate(game, players=players, games=games, seed=run_seed, strategies=strategies, variant=variant,
+                       setup=with_knob(override, players, knob, values), params=params,
+                       strategy_files=strategy_files, rotate_seats=rotate_seats, threads=threads)
+        if on_evaluation is not None:
+            on_evaluation(values, run_seed)
+        return seat_moments(run.scan())
+
+    found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
+                  margin=margin)
+    return found, with_knob(override, players, knob, found.values)
+
+
+def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
+          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None, backend="local",
+          scheduler=None, workers=None):
+    """The causal effect of removing each card (or the ``names`` given) of the setup table
+    (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
+
+    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
+    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
+    ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask). The observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
+    """
+    from analyses import cards as card_effects
+
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
+    table = game_registry.get(game).configure(players, variant, override).setup
+    known = card_effects.candidates(game, table, players)
+    for name in names or ():
+        if name not in known:
+            raise card_effects.CardError(f"no card {name!r} in the {game} table at {players} players (its cards: "
+                                         f"{', '.join(known)})")
+    chosen = {k: v for k, v in known.items() if not names or k in names}
+    options = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+                   variant=variant, params=params, strategy_files=strategy_files, threads=threads, backend=backend,
+                   scheduler=scheduler, workers=workers)
+    check(game, **{k: v for k, v in options.items() if k not in ("threads", "backend", "scheduler", "workers")},
+          setup=override)
+    base = simulate(game, setup=override, **options)
+    runs, unplayable = {}, {}
+    for card, (_, change) in chosen.items():
+        if on_card is not None:
+            on_card(card)
+        try:
+            runs[card] = simulate(game, setup=card_effects.merge(override, change), **options)
+        except SetupError as exc:
+            unplayable[card] = str(exc)
+    family = max(1, len(runs) * len(card_effects.MEASURES))
+    effects = {card: card_effects.effects((base.frame, base.manifest), (run.frame, run.manifest), card, family)
+               for card, run in runs.items()}
+    meanings = {k: v[0] for k, v in chosen.items()}
+    for row in card_effects.held_effects(game, base.frame):
+        if not names or row.card.removesuffix(" (played)") in names:
+            effects[row.card] = [row]
+            meanings[row.card] = "observational: the seats that played one against those that did not"
+    return effects, meanings, unplayable
+
+
+def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,
+             margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_run=None, on_progress=None):
+    """The first seat's edge and the seat verdict with each player model in every seat
+    (``analyses.by_model``); returns its ``(edges, changes)`` frames (``table`` and ``steps``).
+
+    ``models`` lists strategy names, read as weakest first (None:
+    ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
+    at the end; ``params`` maps a model's name to its parameter vector. Each
+    model plays in ``out`` until every seat's 95% interval is within
+    ``±precision`` points or ``max_games`` games. Everything is
+    checked before anything is played: the models (at least one, no repeats,
+    each known and playable), the sizes, and ``out`` (new or empty; with
+    ``resume`` a study of the same game, players, seed, precision, cap and
+    chunk size whose models begin the list: its finished runs are kept, an
+    interrupted one continues, models added at the end are played).
+    """
+    from analyses import by_model as study_of
+
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    sset = strategy_set(game)
+    models = study_of.default_models(sset, mcts) if models is None else list(models)
+    if mcts is not None and f"mcts@{mcts}" not in models:
+        models.append(f"mcts@{mcts}")
+    if not models:
+        raise RunError("give at least one player model (for example --models random,greedy)")
+    repeated = sorted({m for m in models if models.count(m) > 1})
+    if repeated:
+        raise RunError(f"each player model may appear once; repeated: {', '.join(repeated)}")
+    if not (isinstance(precision, (int, float)) and 0 < precision < 100):
+        raise RunError(f"the precision must be more than 0 and less than 100 points, got {precision!r}")
+    params = dict(params or {})
+    strangers = sorted(set(params) - set(models))
+    if strangers:
+        raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
+    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params)
+    out = Path(out)
+    if resume:
+        _check_resumable(out, study, study_of)
+    elif out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise RunError(f"output directory {out} already exists; choose another (or --resume a study there)")
+    for index, model in enumerate(models):
+        check(game, players=players, seed=seed, games=max_games, strategies=[model], chunk_size=chunk_size,
+              params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
+    study_of.play(simulate, out, study, resume=resume, on_run=on_run, on_progress=on_progress, threads=threads)
+    edges = study_of.table(out, margin)[1]
+    return edges, study_of.steps(out, edges)
+
+
+def _check_resumable(out, study, study_of):
+    """Refuse ``--resume`` unless ``out`` holds a study with ``study``'s settings whose models begin its list."""
+    if not study_of.is_by_model(out):
+        raise RunError(f"cannot resume: {out} holds no study by player model (no {study_of.MANIFEST})")
+    try:
+        old = study_of.read_manifest(out)
+        differs = [k for k in study if k != "models" and old.get(k) != study[k]]
+        models = list(old["models"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RunError(f"cannot resume {out}: its {study_of.MANIFEST} is damaged ({exc})") from None
+    if differs:
+        raise RunError(f"cannot resume {out}: the study there differs in {', '.join(differs)}")
+    if study["models"][:len(models)] != models:
+        raise RunError(f"cannot resume {out}: its models are {', '.join(models)}; give them first, in that "
+                       f"order, and add new ones after them")

@@ -361,7 +361,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                  f"{one / one_it:.2f} random games (1 thread); copy_state "
                  f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {table_rate:.2f} games/s with mcts "
                  f"({budget:,} iterations) in every seat")
-    state_api = state_api_rows(games, echo)
+    state_api = state_api_rows(kernel_rate, games, echo)
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n")

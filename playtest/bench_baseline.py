@@ -90,17 +90,17 @@ def baseline_process():
     return Baseline(folder), None
 
 
-def state_api_rows(games=None, echo=print):
+def state_api_rows(kernel_rate, games=None, echo=print):
     """``[(game, threads, before games/s, state API games/s)]`` on 1 thread and on all, alternating old and new.
 
-    Each figure is the best of two alternations of best-of-3 measurements
-    (``playtest.bench.kernel_rate``). Returns ``[]`` (after saying why) when
+    Each figure is the best of two alternations of best-of-3 measurements by
+    ``kernel_rate(spec, run_chunk, games, threads)`` (``playtest.bench.kernel_rate``,
+    passed in so that the two modules do not import each other). Returns ``[]`` (after saying why) when
     the baseline cannot be exported.
     """
     import numba
 
     from playtest import api
-    from playtest.bench import kernel_rate
     from simulator import games as game_registry
 
     baseline, reason = baseline_process()

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import click
 
+import playtest
 from playtest import api
-from playtest.cli_types import FiniteRange, local_workers_type, margin_type
+from playtest.cli_types import OutputPath, local_workers_type, margin_type, until_ci_type
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -36,11 +37,13 @@ class PlaytestGroup(click.Group):
     `playtest simulate` does not pay for matplotlib and the Unfair kernels.
     """
 
-    lazy = {"report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
+    lazy = {"survey": "playtest.cli_designer:survey", "compensate": "playtest.cli_designer:compensate",
+            "cards": "playtest.cli_designer:cards",
+            "report": "playtest.cli_analysis:report", "sweep": "playtest.cli_analysis:sweep",
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
-            "search-gain": "playtest.search_gain:search_gain"}
+            "search-gain": "playtest.search_gain:search_gain", "skill": "playtest.cli_skill:skill"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -54,6 +57,8 @@ class PlaytestGroup(click.Group):
     def invoke(self, ctx):
         signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
+            if playtest.ENVIRONMENT_PROBLEM:
+                raise RunError(playtest.ENVIRONMENT_PROBLEM)
             return super().invoke(ctx)
         except USER_ERRORS as exc:
             click.echo(f"error: {exc}", err=True)
@@ -161,15 +166,16 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @game_argument
 @run_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
               help="Run directory to write (seats/*.parquet + manifest.json).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
 @click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--until-ci", type=FiniteRange(0, 1, min_open=True), default=None,
-              help="Stop once every seat's 95% win-share interval is narrower than ± this (e.g. 0.002).")
+@click.option("--until-ci", type=until_ci_type(), default=None,
+              help="Stop once every seat's 95% win-share interval is within ± this many points (e.g. 0.5), "
+                   "after at least 30 games (30 deals with --rotate-seats).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
@@ -192,19 +198,26 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     """
     from analyses.seat_summary import seat_summary
 
+    if resume and (force or out is None):
+        raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
-    with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as advance:
+    with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as progress:
         try:
             run = api.simulate(game, games=games, out=out or Path(scratch) / "run", chunk_size=chunk_size,
-                               threads=threads, force=force, resume=resume, until_ci=until_ci, on_progress=advance,
-                               backend=backend, scheduler=scheduler, workers=workers, **args)
+                               threads=threads, force=force, resume=resume, until_ci=until_ci, backend=backend,
+                               scheduler=scheduler, workers=workers, on_start=progress.start,
+                               on_progress=progress.advance, **args)
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
+        if rotate_seats and not run.manifest["rotate_seats"]:
+            click.echo(f"note: every seat plays {run.manifest['strategies'][0]}, so each rotation of the seats would "
+                       f"replay the same games; each deal was played once, without --rotate-seats", err=True)
         if run.manifest.get("replayed_chunks"):
             click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
-                       f"manifest (damaged, replaced or unrecorded) and were played again", err=True)
+                       f"manifest (damaged or replaced) and were played again", err=True)
         summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
         feel_table = None
         if feel:
@@ -219,9 +232,32 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     _print_seat_table(run.manifest, summary, out, feel_table)
 
 
+def seat_table(title, table, edges):
+    """The seat table as a rich ``Table`` that fits an 80-column terminal.
+
+    Headers take two lines and only lines under the header separate the
+    columns (four seats of Forks take 70 columns); a long strategy name, or
+    an edge whose interval is not symmetric ("-25.00 (-25.00 to +21.97)"),
+    wraps at a space within its column, so no figure is cut.
+    """
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    edge = "edge, points\n(sim. 95%)"
+    for col in ("seat", "strategy", "win share\n(95% CI)", edge, "fair\nshare", "mean score"):
+        t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=col not in ("strategy", edge),
+                     overflow="fold")
+    for r, e in zip(table.iter_rows(named=True), edges):
+        t.add_row(str(r["seat"]), str(r["strategy"]),
+                  f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
+                  e.short(), f"{100 * r['expected_share']:.1f}%",
+                  f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
+    return t
+
+
 def _print_seat_table(m, summary, out, feel_table=None):
     from rich.console import Console
-    from rich.table import Table
 
     console = Console(highlight=False)
     if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
@@ -232,15 +268,7 @@ def _print_seat_table(m, summary, out, feel_table=None):
     title = (f"{m['title']}: {m['players']} players, {summary.verdict.counts()}, seed {m['seed']}"
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
     if verdict.kind != "unfinished":
-        t = Table(title=title, title_justify="left")
-        for col in ("seat", "strategy", "win share (95% CI)", "edge, sim. 95%", "fair share", "mean score"):
-            t.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
-        for r, e in zip(summary.table.iter_rows(named=True), verdict.edges):
-            t.add_row(str(r["seat"]), str(r["strategy"]),
-                      f"{100 * r['win_share']:.2f}% ({100 * r['win_lo']:.2f}-{100 * r['win_hi']:.2f})",
-                      f"{e.edge:+.2f} ± {(e.hi - e.lo) / 2:.2f}", f"{100 * r['expected_share']:.1f}%",
-                      f"{r['mean_score']:.2f} ± {(r['score_hi'] - r['score_lo']) / 2:.2f}")
-        console.print(t)
+        console.print(seat_table(title, summary.table, verdict.edges))
     else:
         console.print(title)
     for line in verdict.lines()[1 if verdict.unfinished_line() else 0:]:
@@ -250,16 +278,29 @@ def _print_seat_table(m, summary, out, feel_table=None):
     for line in summary.until_ci_lines():
         console.print(line)
     if feel_table is not None:
+        import polars as pl
+
+        from reports.run_report import ONE_LENGTH_METRICS, feel_interval, feel_value
+
         console.print("game feel (95% intervals):")
+        length = feel_table.filter(pl.col("metric") == "mean rounds").rows(named=True)
+        if length and length[0]["low"] == length[0]["high"] == length[0]["value"]:  # every game lasted the same
+            console.print(f"  every game lasted {length[0]['value']:g} rounds")
+            feel_table = feel_table.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
         for r in feel_table.iter_rows(named=True):
-            interval = f" ({r['low']:.4g} to {r['high']:.4g})" if r["low"] is not None else ""
-            console.print(f"  {r['metric']}: {r['value']:.4g}{interval}; {r['note']}")
+            interval = f" ({feel_interval(r)})" if feel_interval(r) else ""
+            console.print(f"  {r['metric']}: {feel_value(r['metric'], r['value'])}{interval}; {r['note']}")
     speed = m.get("games_per_second")  # game indices per second: deals, in a rotated run
+    unit = "deals" if m.get("rotate_seats") else "games"
     if speed and m.get("rotate_seats"):
         rate = f", {speed:,.1f} deals/s ({speed * m['players']:,.0f} games/s)"
     else:
         rate = f", {speed:,.0f} games/s" if speed else ""
-    console.print(f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else ""))
+    resumed = ""
+    if "resumed_with_games" in m:  # the table counts every game on disk; the time only this session's
+        before = m["resumed_with_games"]
+        resumed = (f"resumed: {before:,} {unit} were on disk, {m['games_done'] - before:,} played now in ")
+    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else ""))
 
 
 @cli.command()
@@ -349,7 +390,7 @@ def show_setup(game):
 @cli.command()
 @click.option("--games", "-n", type=click.IntRange(min=1), default=None,
               help="Games per measurement [default: sized per game].")
-@click.option("--out", type=click.Path(dir_okay=False), default="bench/results.md", show_default=True)
+@click.option("--out", type=OutputPath(dir_okay=False), default="bench/results.md", show_default=True)
 def bench(games, out):
     """Measure games/s of every engine (numba and reference) and write a table."""
     from playtest.bench import run_benchmarks
@@ -379,10 +420,17 @@ def interrupted(message, scratch=None):
 
 
 class _progress:
-    """A rich progress bar with games/s on stderr, shown only on a terminal."""
+    """A rich progress bar with games/s on stderr, shown only on a terminal.
+
+    Until the kernels are compiled (or loaded from the cache) it reads
+    "compiling (first run only)"; ``start`` then restarts its clock, so the
+    rate and the time left count only the games played since, not the
+    compile time nor the chunks a resumed run found on disk.
+    """
 
     def __init__(self, total):
         self.total = total
+        self.first = 0
 
     def __enter__(self):
         from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -392,16 +440,24 @@ class _progress:
                             TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                             disable=not sys.stderr.isatty(), transient=True)
         self.bar.__enter__()
-        self.task = self.bar.add_task("playing", total=self.total, rate="")
-        return self.advance
+        self.task = self.bar.add_task("compiling (first run only)", total=self.total, rate="")
+        return self
+
+    def start(self, done, total):
+        self.first = done
+        self.bar.reset(self.task, total=total, completed=done, description="playing", rate="")
 
     def advance(self, done, total):
-        elapsed = self.bar.tasks[0].elapsed or 0
-        self.bar.update(self.task, completed=done, total=total,
-                        rate=f"{done / elapsed:,.0f} games/s" if elapsed > 0 else "")
+        self.bar.update(self.task, completed=done, total=total, rate=rate(done - self.first,
+                                                                          self.bar.tasks[0].elapsed))
 
     def __exit__(self, *exc):
         self.bar.__exit__(*exc)
+
+
+def rate(games, seconds):
+    """``"1,234 games/s"`` for ``games`` played in ``seconds``; empty before any time has passed."""
+    return f"{games / seconds:,.0f} games/s" if seconds else ""
 
 
 def main():

@@ -11,19 +11,19 @@ import json
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from analyses import sweep as sweeps
-from analyses.compare import CompareError
 from analyses import tournament as tournaments
-from analyses.runs import NotARun, check_files
-from analyses.verdict import DEFAULT_MARGIN, seat_verdict
-from playtest import api
-from playtest.cli_types import check_report_out, margin_type
+from analyses.compare import CompareError
+from analyses.runs import NotARun
+from analyses.verdict import DEFAULT_MARGIN
+from playtest import api, run_checks
+from playtest.cli_types import OutputPath, check_report_out, margin_type
 from reports.build import write_report
+from reports.tournament_report import head_to_head, headline
 from simulator import games as game_registry
-from simulator.core import rundir
 from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -48,16 +48,9 @@ def margin_option(f):
                         help="Balanced means every seat's edge is within ± this many percentage points.")(f)
 
 
-def _show(frame, columns, playable_only=False):
-    if playable_only:
-        frame = frame.filter(frame["unplayable"].is_null())
-    click.echo(frame.select([c for c in columns if c in frame.columns]).to_pandas().to_string(
-        index=False, float_format=lambda v: f"{v:.4g}"))
-
-
 @click.command()
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), default="report.html", show_default=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), default="report.html", show_default=True,
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")
@@ -66,9 +59,10 @@ def _show(frame, columns, playable_only=False):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
-    for d in dirs:
-        check_files(d)
-    path = write_report(dirs, out, fmt=fmt, margin=margin)
+    path = api.report(dirs, out, fmt=fmt, margin=margin)  # refuses damaged runs before anything is written
+    for line in run_checks.incomplete(dirs):
+        click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
+                   f"with --resume finishes it", err=True)
     click.echo(str(path))
 
 
@@ -76,7 +70,7 @@ def report(dirs, out, fmt, margin):
 @click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
 @click.option("--grid", required=True, type=click.Path(exists=True, dir_okay=False),
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the sweep (summary.csv, sweep.json, runs/).")
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
@@ -88,23 +82,13 @@ def report(dirs, out, fmt, margin):
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
-    options, _ = sweeps.read_grid(grid)  # a bad grid, seed or lineup is refused before --force replaces anything
-    games = options.get("games", sweeps.DEFAULT_GAMES)
-    api.check(game, **{**options, "games": games}, out=out)
-    if search and options.get("seed", 0) > MAX_SEED - sweeps.CONFIRM_SEED_OFFSET:
-        raise sweeps.GridError(f"grid: with --search the seed must be at most {MAX_SEED - sweeps.CONFIRM_SEED_OFFSET} "
-                               f"(the confirmation games use seed + {sweeps.CONFIRM_SEED_OFFSET:,})")
-    with rundir.claim(out, rundir.SWEEP, force=force):  # refuses a folder that is not a sweep's
-        summary = sweeps.sweep(api.simulate, game, grid, out, search=search, force=force,
-                               unplayable=(SetupError,), margin=margin)
-        sweeps.best(summary)  # refuses a grid of which nothing could be played, and so removes what it wrote
-    manifest, _ = sweeps.load(out)
-    axes = [a["label"] for a in manifest["axes"]]
-    _show(summary, ["config", "phase", "stage", *axes, "games", "verdict", "max_edge", "max_edge_lo", "max_edge_hi",
-                    "first_seat_edge", "mean_rounds", "mean_spread", "tie_rate"], playable_only=True)
+    result = api.sweep(game, grid, out=out, force=force, search=search, margin=margin)
+    summary = result.frame
+    for line in sweeps.table_lines(summary, result.info["axes"]):
+        click.echo(line)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
         click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
-    for line in sweeps.best_lines(summary, axes, margin):
+    for line in result.info["best_lines"]:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
@@ -118,7 +102,7 @@ def sweep(game, grid, out, force, search, make_report, margin):
 @click.option("--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Deals per lineup.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Run seed (0 to 2**63-1; the same deals for every lineup).")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
               help="Directory for the tournament (tournament.json and one run per lineup).")
 @click.option("--force", is_flag=True,
               help="Replace an earlier tournament in --out (a folder holding only a tournament).")
@@ -130,20 +114,23 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     """Play every lineup of the strategies with seats rotated; print win shares, ratings and the seat verdict.
 
     The seat verdict pools every lineup (seats rotated, so each strategy sits in
-    every seat): it measures seat advantage under mixed strategies.
+    every seat): it measures seat advantage under mixed strategies. It comes
+    first when --margin is given (the question is then about seats), else
+    after the strongest strategy and the standings.
     """
-    if len(set(strategies)) < 2:
+    twice = sorted({s for s in strategies if strategies.count(s) > 1})
+    if twice:
+        raise click.BadParameter(f"{', '.join(twice)} entered more than once; enter each strategy once",
+                                 param_hint="--strategy")
+    if len(strategies) < 2:
         raise click.BadParameter("give at least two different strategies", param_hint="--strategy")
-    api.check(game, players=players, seed=seed, games=games, strategies=strategies[:1], out=out)
-    for lineup in tournaments.lineups(strategies, players):  # every run refused now, before --force replaces
-        api.check(game, players=players, seed=seed, games=games, strategies=lineup, rotate_seats=True, out=out)
-    with rundir.claim(out, rundir.TOURNAMENT, force=force):  # refuses a folder that is not a tournament's
-        tournaments.play(api.simulate, game, strategies, out, players=players, games=games, seed=seed,
-                         force=force)
-    _, seats = tournaments.load(out)
-    _show(tournaments.standings(seats), ["strategy", "games", "win_share", "win_low", "win_high", "rating",
-                                         "rating_low", "rating_high"])
-    for line in seat_verdict(seats, margin).lines():
+    result = api.tournament(game, list(strategies), players=players, games=games, seed=seed, out=out, force=force,
+                            margin=margin)
+    standings, seats = result.frame, result.info["seats"]
+    strategies = [headline(standings, head_to_head(seats)), *tournaments.table_lines(standings)]
+    seat_lines = result.verdict.lines()
+    asked_about_seats = click.get_current_context().get_parameter_source("margin") is not ParameterSource.DEFAULT
+    for line in seat_lines + strategies if asked_about_seats else strategies + seat_lines:
         click.echo(line)
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))

@@ -1,6 +1,6 @@
-"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder`` and ``restrict``.
+"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder``, ``restrict`` and ``skill``.
 
-Thin, like the rest of the command line: the work is in ``analyses``.
+Thin, like the rest of the command line: each command is a call to ``playtest.api``.
 """
 
 import json
@@ -8,14 +8,12 @@ import math
 from pathlib import Path
 
 import click
-import tomli_w
+import numba
 
+from analyses.verdict import points
 from playtest import api
-from playtest.cli_types import FiniteRange, margin_type
-from simulator.core.batch import RunError
+from playtest.cli_types import FiniteRange, OutputPath, margin_type
 from simulator import games as game_registry
-from simulator.core.search import P_HORIZON
-from strategies.games import strategy_set
 
 
 def game_argument(f):
@@ -41,44 +39,23 @@ def _points(share):
               help="The optimiser's first step size, in parameter units.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 10_001), default=0, show_default=True,
               help="Confirmation seed; evaluation i uses seed + 1 + i.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), required=True,
               help="TOML file for the tuned vector; use it with --param STRATEGY=@FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, seed, out, as_json):
     """Tune STRATEGY's parameter vector against a field with seats rotated, then confirm it on fresh deals."""
-    from analyses.tune import tune as run_tune
-
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    _, s = sset.get(strategy)
-    sset.get(field)
-    if not s.params:
-        raise RunError(f"strategy {strategy!r} has no parameters to tune")
-    if field == strategy:
-        raise RunError(f"the field must be another strategy than the one tuned ({strategy!r})")
-    if Path(out).exists():
-        raise RunError(f"{out} already exists; choose another file for the tuned vector")
-    if not Path(out).absolute().parent.is_dir():
-        raise RunError(f"cannot write {out}: the folder {Path(out).absolute().parent} does not exist")
-    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
-    api.check(game, players=players, games=max(deals, confirm_deals), seed=seed,
-              strategies=[strategy] + [field] * (players - 1), rotate_seats=True)
 
     def progress(done, total, share):
         if not as_json:
             click.echo(f"evaluation {done}/{total}: win share {100 * share:.2f}%", err=True)
 
-    r = run_tune(api.simulate, game, strategy, list(s.params), field=field, players=players, budget=budget,
-                 deals=deals, confirm_deals=confirm_deals, seed=seed, sigma=sigma, on_evaluation=progress)
+    result = api.tune(game, strategy, field=field, out=out, players=players, budget=budget, deals=deals,
+                      confirm_deals=confirm_deals, sigma=sigma, seed=seed, on_evaluation=progress)
+    r = result.info["tune"]
     better = r.gain.lo > 0
     worse = r.gain.hi < 0
-    Path(out).write_text(f"# playtest tune {game} {strategy} --field {field} --players {players} --seed {seed}\n"
-                         + tomli_w.dumps({"game": game, "strategy": strategy, "params": r.tuned,
-                                          "field": field, "players": players,
-                                          "confirmed_gain_points": round(100 * r.gain.mean, 3),
-                                          "confirmed_gain_interval_points": [round(100 * r.gain.lo, 3),
-                                                                             round(100 * r.gain.hi, 3)]}))
     if as_json:
         click.echo(json.dumps({**r.to_dict(), "out": str(out)}, indent=2))
         return
@@ -120,43 +97,29 @@ def _edge_text(edge, lo, hi):
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
 @click.option("--margin", type=margin_type(), default=1.0, show_default=True,
               help="Balance margin in points of win share.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), required=True, help="Directory for the ladder's runs.")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the ladder's runs.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 def ladder(game, players, first, levels, deals, field, horizon, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
-    from analyses import ladder as ladders
     from reports.build import write_report
 
     g = game_registry.get(game)
-    players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    field = field or sset.strongest
-    sset.get(field)
-    if Path(out).exists() and (not Path(out).is_dir() or any(Path(out).iterdir())):
-        raise RunError(f"output directory {out} already exists; choose another")
-    api.check(game, players=players, strategies=[field])  # the player count first: the lineup is built from it
-    budgets = ladders.budgets(first, levels)
-    top = f"mcts@{budgets[-1]}"
-    top_vector = sset.search_vector(top, horizon)
-    api.check(game, players=players, seed=seed, games=deals * players, out=out,
-              strategies=[top] + [field] * (players - 1), params={top: top_vector})
-    total = 3 * levels
 
-    def progress(done, _):
+    def progress(done, total):
         if not as_json:
             click.echo(f"run {done}/{total}", err=True)
 
-    ladders.play(api.simulate, game, out, players=players, levels=budgets, deals=deals,
-                 seed=seed, field=field, horizon=horizon, on_run=progress)
-    _, table = ladders.table(out, margin)
+    result = api.ladder(game, out=out, players=players, first=first, levels=levels, deals=deals, field=field,
+                        horizon=horizon, seed=seed, margin=margin, on_run=progress)
+    table, field, players = result.frame, result.info["field"], result.info["manifest"]["players"]
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         click.echo(json.dumps(table.to_dicts(), indent=2))
         return
     click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget, horizon {top_vector[P_HORIZON]:g}) against the level below, against {field}, and the seat "
+               f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and the seat "
                f"advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
     click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
                f"{'largest seat edge':>28}  verdict")
@@ -190,24 +153,108 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_json):
     """How much is an option worth? A player forbidden CLASS against unrestricted copies, seats rotated."""
-    from analyses import restrict as restricted
-
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    sset = strategy_set(game)
-    agent_vector = sset.search_vector(agent, horizon)
-    api.check(game, players=players, seed=seed, games=deals, strategies=[agent], params={agent: agent_vector})
-    lineup = restricted.lineup(agent, classes, players)
-    params = {n: sset.search_vector(n, horizon) for n in set(lineup)}
-    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=lineup, rotate_seats=True,
-                       params=params)
-    r = restricted.cost(run.seats(), lineup[0], players, margin)
+    result = api.restrict(game, list(classes), agent=agent, players=players, deals=deals, horizon=horizon, seed=seed,
+                          margin=margin)
+    r, lineup, horizon = result.info, result.info["lineup"], result.info["horizon"]
     if as_json:
         click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
-                               "horizon": agent_vector[P_HORIZON], "seed": seed, **r}, indent=2))
+                               "horizon": horizon, "seed": seed,
+                               **{k: v for k, v in r.items() if k not in ("lineup", "horizon")}}, indent=2))
         return
     click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
-               f"{lineup[0]} against {players - 1} x {agent} (horizon {agent_vector[P_HORIZON]:g})")
+               f"{lineup[0]} against {players - 1} x {agent} (horizon {horizon:g})")
     click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
                f"{100 / players:.1f}%")
     click.echo(f"  {r['reading']}")
+
+
+def _models_option(value):
+    """``--models a,b,c``: the names, in order ("" is an empty list, refused by ``api.by_model``)."""
+    return None if value is None else [m.strip() for m in value.split(",") if m.strip()]
+
+
+@click.command()
+@game_argument
+@click.option("--models", "-m", default=None, metavar="A,B,...",
+              help="Player models, comma-separated, weakest first [default: random, the game's strongest "
+                   "heuristic, and learned when the game has it].")
+@click.option("--mcts", type=click.IntRange(1, 2 ** 20), default=None, metavar="N",
+              help="Also play mcts@N, last (slow: none by default).")
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=1.0,
+              show_default=True, help="Play each model until every seat's 95% interval is within ± this many "
+                                      "points ...")
+@click.option("--max-games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
+              help="... or until this many games.")
+@click.option("--chunk-size", type=click.IntRange(1), default=500, show_default=True,
+              help="Games between two checks of the precision.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
+              help="Replace a model's parameter vector (NAME=@FILE reads it from a TOML file).")
+@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
+              help="Balance margin of the seat verdict, in points of win share.")
+@click.option("--threads", type=click.IntRange(1, numba.config.NUMBA_NUM_THREADS), default=None,
+              help="Threads [default: all cores].")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the runs.")
+@click.option("--resume", is_flag=True,
+              help="Continue the study in --out: keep its finished runs, finish an interrupted one, play models "
+                   "added at the end of the list.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+@click.option("--markdown", is_flag=True, help="Print the table as Markdown (also written to <out>/by_model.md).")
+def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, params, margin, threads, out,
+          resume, make_report, as_json, markdown):
+    """The first player's edge and the seat verdict with each player model in every seat, side by side."""
+    import textwrap
+    import time
+
+    from analyses import by_model
+    from playtest.cli import parse_params
+    from reports import by_model_report
+    from reports.build import write_report
+
+    quiet = as_json or markdown
+    last = [0.0]
+
+    def started(index, model):
+        if not quiet:
+            click.echo(f"model {index + 1}: {model} in every seat", err=True)
+
+    def progress(_, model, games):
+        if not quiet and time.monotonic() - last[0] >= 2:
+            last[0] = time.monotonic()
+            click.echo(f"  {model}: {games:,} games", err=True)
+
+    edges, changes = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
+                                  precision=precision, max_games=max_games, seed=seed, margin=margin,
+                                  chunk_size=chunk_size, params=parse_params(params), threads=threads,
+                                  resume=resume, on_run=started,
+                                  on_progress=progress)
+    table = by_model_report.markdown_table(out, margin)
+    (Path(out) / "by_model.md").write_text(table)
+    report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
+    if as_json:
+        click.echo(json.dumps(edges.drop("verdict_sentence", "resumed").to_dicts(), indent=2))
+        return
+    if markdown:
+        click.echo(table, nl=False)
+        return
+    manifest = by_model.read_manifest(out)
+    wrap = textwrap.TextWrapper(80)
+    click.echo(wrap.fill(f"{game_registry.get(game).title}, {manifest['players']} players, seed {seed}: each model "
+                         f"in every seat, seats not rotated, until every seat is known to ±{points(precision)} "
+                         f"points (95%) or {max_games:,} games"))
+    click.echo(f"{'model':<12}  {'first-seat edge, points':<24}  {f'verdict ±{points(margin)}':<12}  {'games':>12}  "
+               f"{'time':>8}")
+    for r in edges.iter_rows(named=True):
+        click.echo(f"{r['model']:<12}  {by_model_report.edge_text(r):<24}  {r['verdict']:<12}  "
+                   f"{by_model_report.games_text(r):>12}  {by_model_report.duration(r['seconds']):>8}")
+    click.echo(wrap.fill("time: the wall time of each model's run, compiling included where it was the first to "
+                         "need a kernel; play alone: " + ", ".join(f"{r['model']} "
+                         f"{by_model_report.duration(r['play_seconds'])}" for r in edges.iter_rows(named=True))))
+    for paragraph in [by_model.sentence(edges, changes), *by_model.verdict_sentences(edges)]:
+        click.echo(wrap.fill(paragraph))
+    click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))

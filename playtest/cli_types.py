@@ -28,9 +28,44 @@ class FiniteRange(click.FloatRange):
         return number
 
 
+class OutputPath(click.Path):
+    """A ``click.Path`` for something a command writes; it refuses an empty name and ``-``.
+
+    Without this, ``--out ''`` would quietly write nothing (or the current
+    folder), and ``--out -``, which elsewhere means standard output, a folder
+    named "-".
+    """
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value.strip() in ("", "-"):
+            self.fail(f"{value!r} is not a name to write to; give a path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def margin_type():
     """Percentage points of win share: more than 0, at most ``MAX_MARGIN``."""
     return FiniteRange(0, MAX_MARGIN, min_open=True)
+
+
+OLD_UNTIL_CI = 0.1  # an --until-ci below this is the former fraction form (0.005 = ± 0.5 points)
+
+
+class UntilCi(FiniteRange):
+    """``--until-ci`` in percentage points of win share, like ``--margin``; a value below ``OLD_UNTIL_CI``
+    is read in the former form, a fraction of one, with a one-line deprecation note."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number < OLD_UNTIL_CI:
+            click.echo(f"note: --until-ci now takes points of win share; {value} is read as a fraction, "
+                       f"± {100 * number:g} points (write --until-ci {100 * number:g})", err=True)
+            return 100 * number
+        return number
+
+
+def until_ci_type():
+    """``--until-ci``: a half-width in points, more than 0 and at most ``MAX_MARGIN`` (``UntilCi``)."""
+    return UntilCi(0, MAX_MARGIN, min_open=True)
 
 
 def local_workers_type():

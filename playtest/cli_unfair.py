@@ -15,7 +15,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
-from playtest.cli_types import check_report_out
+from playtest.cli_types import OutputPath, check_report_out
 from simulator.core.setup import SetupError
 from simulator.unfair import dice, fame, gems, panoramas, wishing_well
 from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS, dice_faces, load_setup
@@ -162,7 +162,7 @@ def panoramas_command(first_date, setup, trials, seed, as_json):
 
 
 @unfair.command(name="report")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), required=True,
               help="Report file; the data behind each figure goes to <name>-data/ beside it.")
 @click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
               help="html: one self-contained file; md: Markdown with PNG files.")

@@ -1,4 +1,4 @@
-"""Build a report from run, sweep, tournament and skill-ladder directories.
+"""Build a report from run, sweep, tournament, skill-ladder and by-model (``playtest skill``) directories.
 
 ``write_report(paths, out)`` writes one self-contained HTML file (figures
 embedded as base64 PNG at 200 dpi) or, with ``fmt="md"``, a Markdown file
@@ -21,25 +21,29 @@ from pathlib import Path
 
 import jinja2
 
-from analyses import ladder, sweep, tournament
+from analyses import by_model, ladder, survey, sweep, tournament
 from analyses.runs import NotARun, is_run
 from analyses.verdict import DEFAULT_MARGIN
-from reports import ladder_report, run_report, sweep_report, tournament_report
+from reports import by_model_report, ladder_report, run_report, survey_report, sweep_report, tournament_report
 
 TEMPLATES = Path(__file__).with_name("templates")
 
 
 def sections(paths, margin=DEFAULT_MARGIN):
-    """One section per directory, recognised as a sweep, a tournament, a skill ladder (``ladder.json``) or
-    a run."""
+    """One section per directory, recognised as a sweep, a tournament, a skill ladder (``ladder.json``), a
+    study by player model (``by_model.json``) or a run."""
     out = []
     for path in map(Path, paths):
         if sweep.is_sweep(path):
             out.append(sweep_report.sweep_section(path))
+        elif survey.is_survey(path):
+            out.append(survey_report.survey_section(path))
         elif tournament.is_tournament(path):
             out.append(tournament_report.tournament_section(path, margin))
         elif ladder.is_ladder(path):
             out.append(ladder_report.ladder_section(path, margin))
+        elif by_model.is_by_model(path):
+            out.append(by_model_report.by_model_section(path, margin))
         elif is_run(path):
             out.append(run_report.run_section(path, margin))
         else:
@@ -57,9 +61,14 @@ def write_report(paths, out, fmt="html", margin=DEFAULT_MARGIN):
     """Write the report for ``paths`` to ``out`` and return its path (see ``render``).
 
     ``margin`` (percentage points of win share) is what a run's verdict calls
-    balanced. A single directory's section title becomes the page title.
+    balanced. A single directory's section title becomes the page title; two
+    runs of one game and player count open with "B against A" (the second
+    against the first).
     """
     parts = sections(paths, margin)
+    if len(paths) == 2 and all(is_run(p) for p in paths):  # two designs: open with B against A
+        versus = run_report.comparison_section(*paths, margin)
+        parts = [versus, *parts] if versus is not None else parts
     title = "playtest report"
     if len(parts) == 1:
         title, parts[0].title = parts[0].title, ""

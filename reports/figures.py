@@ -99,6 +99,24 @@ def seat_edges(name, edges, margin=None, note="95% intervals"):
                   fig, edges.select("seat", "strategy", "edge", "lo", "hi"))
 
 
+def design_changes(name, changes, margin):
+    """Design B against design A: each seat's change in win share and the change in the largest seat edge,
+    B minus A in points, with their intervals around a zero line (no change).
+
+    ``changes`` has columns what, change, lo, hi (points); the largest edge
+    comes last, and ``margin`` shades the ± band its verdict calls no change.
+    """
+    fig, ax = new_axes(height=max(1.6, 0.42 * changes.height + 1.0))
+    edge_points(ax, changes["what"].to_list(), changes["change"], changes["lo"], changes["hi"], margin)
+    ax.set_xlabel("change, B minus A (percentage points of games won)")
+    ax.set_title("B against A")
+    legend_outside(ax)
+    return Figure(name, "Each seat's win share and the largest seat edge in B minus A, in percentage points, with "
+                        "simultaneous 95% intervals for the seats and a 95% interval for the largest edge; 0 is no "
+                        f"change, the grey band the ±{margin:g}-point margin of the verdict.",
+                  fig, changes.select("what", "a", "b", "change", "lo", "hi"))
+
+
 def seat_label(seat, strategy):
     """``"seat 0 (greedy)"``; a seat several strategies played (``"(rotated)"``) reads ``"seat 0 (rotated)"``."""
     return f"seat {seat} ({strategy.strip('()')})"
@@ -123,8 +141,12 @@ def strategy_shares(name, table, fair_share):
 
 def score_distributions(name, seats, by="seat"):
     """Score histogram per seat (labelled with its strategy) or, with ``by="strategy"``, per strategy,
-    in % of that seat's or strategy's games."""
-    fig, ax = new_axes()
+    in % of that seat's or strategy's games.
+
+    Each group has its own small panel (at most four a row, on shared axes), so
+    seats whose scores are alike, as in a fair game, are not drawn on top of
+    one another.
+    """
     scores = seats["score"].to_numpy()
     lo, hi = float(scores.min()), float(scores.max())
     whole = np.allclose(scores, np.round(scores))
@@ -134,19 +156,27 @@ def score_distributions(name, seats, by="seat"):
         groups = [(seat_label(s, st), pl.col("seat") == s) for s, st in _lineup(seats)]
     else:
         groups = [(st, pl.col("strategy") == st) for st in sorted(seats["strategy"].unique().to_list())]
+    columns = min(len(groups), 4)
+    lines = -(-len(groups) // columns)
+    fig = MplFigure(figsize=(WIDTH, max(HEIGHT, 1.9 * lines + 0.8)), layout="constrained")
+    axes = fig.subplots(lines, columns, sharex=True, sharey=True, squeeze=False).ravel()
     rows = []
-    for label, which in groups:
+    for ax, (label, which) in zip(axes, groups):
         counts, _ = np.histogram(seats.filter(which)["score"].to_numpy(), bins=edges)
-        ax.stairs(100 * counts / counts.sum(), edges, label=label, linewidth=1.5)
+        ax.stairs(100 * counts / counts.sum(), edges, fill=True, color=BLUE, alpha=0.85)
+        ax.set_title(label, fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.set_axisbelow(True)
         rows += [(label, float(a), float(b), int(c)) for a, b, c in zip(edges[:-1], edges[1:], counts)]
-    ax.set_xlabel("final score")
-    ax.set_ylabel("games (%)")
-    ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
-    if whole:
-        whole_ticks(ax.xaxis)
-    ax.set_title(f"Final score per {by}")
-    legend_outside(ax)
-    return Figure(name, f"How often each final score occurs, in % of each {by}'s games.", fig,
+    for ax in axes[len(groups):]:
+        ax.set_visible(False)
+    axes[0].yaxis.set_major_formatter(PercentFormatter(decimals=0))
+    axes[0].xaxis.set_major_locator(MaxNLocator(nbins=4, integer=whole))  # narrow panels: few score ticks
+    fig.supxlabel("final score", fontsize=10)
+    fig.supylabel("games (%)", fontsize=10)
+    fig.suptitle(f"Final score per {by}", fontsize=11)
+    return Figure(name, f"How often each final score occurs, in % of each {by}'s games, one panel per {by} "
+                        "on the same axes.", fig,
                   pl.DataFrame(rows, schema=[by, "score_from", "score_to", "games"], orient="row"))
 
 
@@ -169,6 +199,27 @@ def game_length(name, distribution, column="rounds"):
     ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
     ax.set_title(f"Game length ({column})")
     return Figure(name, f"Share of games lasting each number of {column}.", fig, distribution)
+
+
+def comeback_curve(name, curve):
+    """The comeback curve: the share of games the leader after each round goes on to win (points with 95%
+    intervals), against the chance line of a seat picked at random (from ``analyses.comeback.curve``)."""
+    fig, ax = new_axes()
+    x = curve["round"].to_numpy()
+    share, lo, hi = (curve[c].to_numpy() for c in ("leader_wins", "low", "high"))
+    ax.errorbar(x, share, yerr=np.vstack([share - lo, hi - share]), fmt="o-", color=BLUE, capsize=4,
+                label="the leader after the round wins")
+    ax.axhline(curve["chance"][0], color=GREY, linestyle="--", label="chance (1 / players)")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    whole_ticks(ax.xaxis)
+    ax.set_xlabel("after round")
+    ax.set_ylabel("games won by the leader")
+    ax.set_title("Comeback curve (95% intervals)")
+    legend_outside(ax)
+    return Figure(name, "The share of games won by the seat leading alone after each round, with 95% intervals; "
+                        "the dashed line is the chance a seat picked at random would have. Near 100% the game is "
+                        "decided early; near the line a lead means little.", fig, curve)
 
 
 def ratings(name, standings):

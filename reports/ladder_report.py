@@ -1,23 +1,24 @@
 """The report section of a skill ladder (``playtest ladder``): does the first-seat edge change with skill?
 
 The verdict compares the first seat's edge at the lowest and the highest
-budget of the ladder (``analyses.ladder.table``: the search player at that
-budget in every seat, simultaneous 95% intervals over the seats) and claims
-a change only when the two intervals do not overlap. That is a conservative
-test whatever the correlation between the levels (they play the same
-deals): two intervals of half-widths ``z s0`` and ``z s1`` fail to overlap
-only when the difference exceeds ``z (s0 + s1)``, and the difference's
-standard error is at most ``s0 + s1``, so equal edges are called different
-at most 5% of the time (less with simultaneous intervals, and far less when
-the levels are independent). ``trend`` names the change:
+budget of the ladder. The seat-advantage runs of every level play the same
+deals, so the change is tested on its own: a paired difference over the
+deals (``analyses.ladder.first_edge_change``: the top budget's first-seat
+win minus the bottom one's, deal by deal, with a 95% t interval), which
+claims a change 5% of the time when there is none and cancels the luck the
+levels share. (Comparing the two levels' simultaneous intervals for overlap,
+as before, claimed one in 0.00-0.03% of runs without a change, and so almost
+never saw a real one.) ``trend`` names a change only when that interval
+excludes zero, using the levels' own simultaneous intervals for its kind:
 
 * ``reverses``: one end's interval lies wholly above zero, the other's
   wholly below;
-* ``grows`` / ``shrinks``: the intervals of the edge's size (its absolute
-  value) do not overlap;
-* ``rises`` / ``falls``: the intervals do not overlap, but the size cannot
-  be said to change (an edge crossing into or out of zero);
-* ``no clear change``: the intervals overlap.
+* ``grows`` / ``shrinks``: the edge's size (its absolute value) changes for
+  sure: the edge keeps its sign while it moves away from or towards zero, or
+  the intervals of the size do not overlap;
+* ``rises`` / ``falls``: the edge changes, but its size cannot be said to (an
+  edge crossing into or out of zero);
+* ``no clear change``: the change's interval holds zero.
 
 Then the figures (every seat's edge by budget against the ±margin band; the
 search player's win share against the level below and against the field,
@@ -43,35 +44,45 @@ def _size(lo, hi):
     return np.where(lo > 0, lo, np.where(hi < 0, -hi, 0.0)), np.maximum(np.abs(lo), np.abs(hi))
 
 
-def trend(lo0, hi0, lo1, hi1):
-    """How an edge changes from an interval ``[lo0, hi0]`` to ``[lo1, hi1]`` (numpy, element-wise): an array of
-    "reverses", "grows", "shrinks", "rises", "falls" or ``NO_CHANGE`` (see the module docstring); only
-    intervals that do not overlap (or whose sizes do not) count as a change."""
-    lo0, hi0, lo1, hi1 = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (lo0, hi0, lo1, hi1)))
+def trend(lo0, hi0, lo1, hi1, change_lo, change_hi):
+    """How an edge changes from an interval ``[lo0, hi0]`` to ``[lo1, hi1]`` when the change itself lies in
+    ``[change_lo, change_hi]`` (numpy, element-wise): an array of "reverses", "grows", "shrinks", "rises",
+    "falls" or ``NO_CHANGE`` (see the module docstring). Only a change interval that excludes zero counts as
+    a change, so the claim has the size of the change's test."""
+    lo0, hi0, lo1, hi1, clo, chi = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (lo0, hi0, lo1, hi1, change_lo, change_hi)))
+    rises, falls = clo > 0, chi < 0
+    changed = rises | falls
     size_lo0, size_hi0 = _size(lo0, hi0)
     size_lo1, size_hi1 = _size(lo1, hi1)
-    return np.select([((lo0 > 0) & (hi1 < 0)) | ((hi0 < 0) & (lo1 > 0)), size_lo1 > size_hi0, size_hi1 < size_lo0,
-                      lo1 > hi0, hi1 < lo0], ["reverses", "grows", "shrinks", "rises", "falls"], NO_CHANGE)
+    reverses = ((lo0 > 0) & (hi1 < 0)) | ((hi0 < 0) & (lo1 > 0))
+    grows = (size_lo1 > size_hi0) | (rises & (lo0 >= 0)) | (falls & (hi0 <= 0))
+    shrinks = (size_hi1 < size_lo0) | (falls & (lo1 >= 0)) | (rises & (hi1 <= 0))
+    return np.select([changed & reverses, changed & grows, changed & shrinks, rises, falls],
+                     ["reverses", "grows", "shrinks", "rises", "falls"], NO_CHANGE)
 
 
 def _edge(row, unit=" points"):
     return f"{row['first_edge']:+.2f}{unit} ({row['first_lo']:+.2f} to {row['first_hi']:+.2f})"
 
 
-def verdict_sentence(table, margin):
+def verdict_sentence(table, margin, change=None):
     """The ladder's answer in one sentence: how the first-seat edge changes from the lowest to the highest
-    budget (``trend`` of their simultaneous 95% intervals), both edges with their intervals, and the seat
-    verdict at ±``margin`` points at both ends. ``table`` is ``analyses.ladder.table``'s frame."""
+    budget (``trend``), the change with its 95% interval over shared deals (``change``: ``(change, lo, hi)``
+    in points, from ``analyses.ladder.first_edge_change``), both edges with their simultaneous intervals,
+    and the seat verdict at ±``margin`` points at both ends. ``table`` is ``analyses.ladder.table``'s frame."""
     low, high = table.row(0, named=True), table.row(-1, named=True)
     if table.height == 1:
         return (f"One level only, so no trend: with {low['budget']:,} iterations in every seat the first-seat "
                 f"edge is {_edge(low)} (simultaneous 95% interval), and the seat verdict at ±{points(margin)} points "
                 f"is {low['verdict']}.")
-    kind = str(trend(low["first_lo"], low["first_hi"], high["first_lo"], high["first_hi"]))
+    d, dlo, dhi = change
+    kind = str(trend(low["first_lo"], low["first_hi"], high["first_lo"], high["first_hi"], dlo, dhi))
     lead = ("No clear change in the first-seat edge with skill" if kind == NO_CHANGE
             else f"The first-seat edge {kind} with skill")
-    ends = (f"{_edge(low)} at {low['budget']:,} iterations, {_edge(high, '')} at {high['budget']:,} "
-            f"(simultaneous 95% intervals, which {'overlap' if kind == NO_CHANGE else 'do not overlap'})")
+    ends = (f"it changes by {d:+.2f} points ({dlo:+.2f} to {dhi:+.2f}, 95% over the shared deals) from "
+            f"{_edge(low, '')} at {low['budget']:,} iterations to {_edge(high, '')} at {high['budget']:,} "
+            "(simultaneous 95% intervals; the search player at that budget in every seat)")
     if low["verdict"] == high["verdict"]:
         seats = f"the seat verdict at ±{points(margin)} points is {low['verdict']} at both ends"
     else:
@@ -139,18 +150,18 @@ def ladder_section(path, margin):
     notes = [
         f"Tested: the first seat's edge (win share minus the fair share of {pct(fair)}) with the search player "
         f"at the same budget in every seat, seats not rotated, {manifest['deals'] * players:,} games per level, "
-        "the same deals at every level. A change is claimed only when the simultaneous 95% intervals at the "
-        "lowest and the highest budget do not overlap (growing or shrinking: when the intervals of the edge's "
-        "size do not overlap), a conservative test that claims a change at most 5% of the time when there is "
-        f"none. The seat verdict at each level tests every seat's edge against ±{points(margin)} points.",
-        "Cannot tell: changes smaller than the intervals (\"no clear change\" is not \"no change\"), what "
+        "the same deals at every level. A change is claimed only when the 95% interval of the change from the "
+        "lowest to the highest budget, a paired difference over the shared deals, excludes zero: a test that "
+        "claims a change 5% of the time when there is none (docs/skill.md gives its power). The seat verdict "
+        f"at each level tests every seat's edge against ±{points(margin)} points.",
+        "Cannot tell: changes smaller than the change's interval (\"no clear change\" is not \"no change\"), what "
         "happens between the two ends (the figure shows every level) or beyond the top budget, how people play "
         "(the search judges positions by random rollouts), or other player counts and setups.",
         strength_sentence(table, fair, field),
     ]
     title = (f"Skill ladder: {first.get('title', manifest['game'])}, {players} players, "
              f"{budgets[0]:,} to {budgets[-1]:,} iterations ({name})")
-    return Section(title, "ladder", verdict=verdict_sentence(table, margin),
+    return Section(title, "ladder", verdict=verdict_sentence(table, margin, ladder.first_edge_change(path)),
                    figures=[figures.ladder_edges(f"{tag}seat-edges", edges, margin),
                             figures.ladder_shares(f"{tag}win-shares", table, fair, field)],
                    text=notes, tables=[ladder_table(table, field, margin, tag)],

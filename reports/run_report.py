@@ -13,7 +13,7 @@ are mixed.
 
 import polars as pl
 
-from analyses import feel, paired
+from analyses import comeback, feel, paired
 from analyses.runs import open_run
 from analyses.seat_summary import seat_summary
 from reports import figures
@@ -67,6 +67,13 @@ def lineup_sentence(table):
             "apart.")
 
 
+def interrupted_sentence(manifest):
+    """The warning that opens the report of a run that did not finish."""
+    unit = "deals" if manifest.get("rotate_seats") else "games"
+    return (f"This run did not finish: {manifest.get('games_done', 0):,} of {manifest.get('games', 0):,} {unit} "
+            f"were played, and everything below rests on those only.")
+
+
 def paired_section(seats, tag):
     """Duplicate deals: seat and strategy effects with the deal's luck cancelled."""
     by_seat = paired.effects(seats, by="seat")
@@ -96,27 +103,88 @@ def paired_section(seats, tag):
         "averages a deal's games before comparing deals; the deal's luck cancels out of the comparison."])
 
 
+ONE_LENGTH_METRICS = ("mean rounds", "sd of rounds")  # left out when every game lasted the same
 FEEL_FORMAT = {"close games": lambda v: pct(v, 2), "tie rate": lambda v: pct(v, 2), "games": text}
+
+
+def feel_value(metric, value):
+    """A game-feel figure as shown: shares in %, counts whole, the rest with two decimals."""
+    if value is not None and metric.startswith("leader after round"):
+        return pct(value)
+    return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
+
+
+def feel_interval(row):
+    """``"low to high"`` of a game-feel row (a dict of ``analyses.feel.summary``), empty without one."""
+    if row["low"] is None or row["low"] != row["low"]:
+        return ""
+    return f"{feel_value(row['metric'], row['low'])} to {feel_value(row['metric'], row['high'])}"
 
 
 def feel_section(seats, tag, by):
     """Score distributions per seat or per strategy (``by``), game length (in words when every game lasts
-    the same) and the game-feel summary with its 95% intervals."""
+    the same, and then without the length rows of the game-feel summary) and the game-feel summary with its
+    95% intervals."""
     dist = feel.length_distribution(seats)
-
-    def shown(metric, value):
-        return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
-    table = Table.of("Game feel (95% intervals)", feel.summary(seats), f"{tag}feel", {
+    summary = feel.summary(seats)
+    if dist.height == 1:  # "every game lasted N rounds" says it; a mean of N with an interval N to N only repeats it
+        summary = summary.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
+    table = Table.of("Game feel (95% intervals)", summary, f"{tag}feel", {
         "Measure": lambda r: r["metric"],
-        "Value": lambda r: shown(r["metric"], r["value"]),
-        "95% interval": lambda r: "" if r["low"] is None or r["low"] != r["low"] else
-        f"{shown(r['metric'], r['low'])} to {shown(r['metric'], r['high'])}",
+        "Value": lambda r: feel_value(r["metric"], r["value"]),
+        "95% interval": lambda r: feel_interval(r),
         "Note": lambda r: r["note"],
     })
     figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
     length = figures.game_length(f"{tag}game-length", dist)
     words = [] if length else [f"Every game lasted {dist['rounds'][0]} rounds."]
+    if comeback.has_leaders(seats) and (curve := comeback.curve(seats)).height:
+        figs.append(figures.comeback_curve(f"{tag}comeback", curve))
     return Section("Game feel", "feel", figures=figs + [length] * bool(length), text=words, tables=[table])
+
+
+COMPARED_KEYS = ("variant", "games", "seed", "strategies", "strategy_params", "rotate_seats")
+
+
+def differences(a, b, prefix=""):
+    """``[(dotted key, value in a, value in b)]`` for every key whose value differs, tables compared key by key."""
+    out = []
+    for key in sorted({*a, *b}, key=str):
+        where = f"{prefix}{key}"
+        va, vb = a.get(key), b.get(key)
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out += differences(va, vb, f"{where}.")
+        elif va != vb:
+            out.append((where, va, vb))
+    return out
+
+
+def comparison_section(path_a, path_b, margin):
+    """"B against A" for two runs of one game and player count: the verdict of ``analyses.compare``, the
+    figure of its changes and the settings and setup keys that differ. None when the runs cannot be compared
+    (another game or player count, too few games)."""
+    from analyses.compare import CompareError, compare
+
+    a, b = open_run(path_a), open_run(path_b)
+    try:
+        comparison = compare(a.seats, b.seats, a.manifest, b.manifest, margin)
+    except CompareError:
+        return None
+    rows = [(f"seat {c.name}", c) for c in comparison.seats] + [("largest seat edge", comparison.largest)]
+    changes = pl.DataFrame([{"what": what, "a": c.a, "b": c.b, "change": c.change, "lo": c.lo, "hi": c.hi}
+                            for what, c in rows])
+    differ = [(k, a.manifest.get(k), b.manifest.get(k)) for k in COMPARED_KEYS
+              if a.manifest.get(k) != b.manifest.get(k)]
+    differ += differences(a.manifest.get("setup") or {}, b.manifest.get("setup") or {}, "setup.")
+    table = Table("What differs between A and B", ["Setting", f"A ({a.name})", f"B ({b.name})"],
+                  [[key, text(va), text(vb)] for key, va, vb in differ])
+    said = [f"A is {a.name}, B is {b.name}; every change is B minus A.", f"{comparison.pairing[0].upper()}"
+            f"{comparison.pairing[1:]}."]
+    if not differ:
+        said.append("The two runs have the same settings and setup table.")
+    return Section(f"B against A: {b.name} against {a.name}", "compare", verdict=comparison.sentence(),
+                   figures=[figures.design_changes(f"{slug(a.name)}-{slug(b.name)}-changes", changes, margin)],
+                   text=said, tables=[table] if differ else [])
 
 
 def run_title(manifest, seats, name):
@@ -147,6 +215,8 @@ def run_section(path, margin):
         figs.insert(0, figures.strategy_shares(f"{tag}strategy-shares", shares, 1 / verdict.players))
     elif verdict.subject == "lineups":
         sentences.insert(0, lineup_sentence(summary.table))
+    if manifest.get("complete") is False:
+        sentences.insert(0, interrupted_sentence(manifest))
     notes = [f"Tested: {verdict.tested}.", f"Cannot tell: {verdict.cannot_tell}."]
     if verdict.seat_test is not None:
         notes.append(f"Secondary: a chi-square test of equal shares (any difference at all, however small) "

@@ -38,6 +38,14 @@ class Table:
         """Long tables are shown folded, with their CSV linked."""
         return len(self.rows) > COLLAPSE_ROWS
 
+    @property
+    def text_columns(self):
+        """Indices of the columns aligned left as text: those where at least half the filled cells begin with a
+        letter, so a column of notes is aligned as one even when a note begins with a number."""
+        columns = zip(*self.rows) if self.rows else []
+        return {i for i, cells in enumerate(columns)
+                if 2 * sum(c[:1].isalpha() for c in cells) >= sum(bool(c) for c in cells) > 0}
+
     @classmethod
     def of(cls, caption, frame, name="", columns=None):
         """A table of ``frame``: ``columns`` maps each shown header to a function of the row (a dict)

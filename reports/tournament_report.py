@@ -53,7 +53,7 @@ def head_to_head(seats, confidence=0.95):
     return pl.DataFrame(rows, schema=["a", "b", "meetings", "ahead", "low", "high"], orient="row").sort("a", "b")
 
 
-def _verdict(table, matrix):
+def headline(table, matrix):
     """One sentence: the top-rated strategy, how often it finishes ahead of the runner-up, its wins."""
     top, runner = table.row(0, named=True), table.row(1, named=True)
     meet = matrix.filter((pl.col("a") == top["strategy"]) & (pl.col("b") == runner["strategy"]))
@@ -67,8 +67,12 @@ def _verdict(table, matrix):
         head = f"rated {top['rating'] - runner['rating']:.0f} Elo points above {runner['strategy']}"
     lead = f"{top['strategy']} is the strongest strategy:" if told else \
         f"{top['strategy']} and {runner['strategy']} cannot be told apart: {top['strategy']} is rated first, but"
+    more = table.filter(pl.col("win_share") > top["win_share"]).sort("win_share", descending=True)
+    why = "" if more.height == 0 else (
+        f", less often than {more['strategy'][0]} ({pct(more['win_share'][0])}): the rating counts finishing "
+        "order (who finishes ahead of whom), win share first places only")
     return (f"{lead} {head}, and wins {pct(top['win_share'])} of its games "
-            f"({pct_interval(top['win_low'], top['win_high'])}).")
+            f"({pct_interval(top['win_low'], top['win_high'])}){why}.")
 
 
 def tournament_section(path, margin):
@@ -107,7 +111,7 @@ def tournament_section(path, margin):
         "Tested: who finishes ahead of whom, and how often each strategy wins, over these lineups and deals. "
         "Cannot tell: how the strategies do in lineups or player counts not played, or against other strategies.",
     ]
-    return Section(f"Strategy tournament ({name})", "tournament", verdict=_verdict(table, matrix),
+    return Section(f"Strategy tournament ({name})", "tournament", verdict=headline(table, matrix),
                    figures=[figures.strategy_shares(f"{tag}win-shares", table, fair),
                             figures.head_to_head(f"{tag}head-to-head", matrix),
                             figures.ratings(f"{tag}ratings", table)],

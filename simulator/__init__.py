@@ -4,3 +4,5 @@ The simulator never imports strategies, analyses or reports.
 """
 
 from simulator.core import numba_ids  # noqa: F401,E402 (before anything is compiled: see its docstring)
+
+__all__ = ["core", "games"]  # the registry of games and the engine pieces they share

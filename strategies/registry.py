@@ -10,6 +10,7 @@ the engine, and caches those kernels too, keyed by the files' fingerprints
 """
 
 import dataclasses
+import difflib
 import hashlib
 import inspect
 import sys
@@ -23,22 +24,12 @@ from simulator.core.kernel_cache import cache_in, cache_root
 from simulator.core.kernels import bind_engine, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
 from strategies import search, user_files
+from strategies.strategy import Strategy
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
 
 CHECKED = "checked"  # marker file in a kernel cache folder: its strategy files compiled and return integers
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A named decision function with its default parameter vector (``file``: the user file it came from)."""
-
-    name: str
-    decide: object
-    params: tuple = ()
-    summary: str = ""
-    file: object = None  # strategies.user_files.UserFile, or None for a built-in
 
 
 @dataclass
@@ -111,8 +102,10 @@ class StrategySet:
                     params[search.P_FORBID] = float(forbid)
                     s = dataclasses.replace(s, name=name, params=tuple(params))
                 return sid, s
-        raise StrategyError(f"unknown strategy {name!r} for {self.game} (choose from {', '.join(self.names())}, "
-                            f"or load your own with --strategy-file)")
+        close = difflib.get_close_matches(name, self.names(), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise StrategyError(f"unknown strategy {name!r} for {self.game}{hint} (choose from "
+                            f"{', '.join(self.names())}, or load your own with --strategy-file)")
 
     def search_vector(self, name, horizon=None):
         """The parameter vector of the search player ``name`` (``mcts``, ``mcts@N``, ``mcts:no-CLASS``), with

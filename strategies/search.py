@@ -37,6 +37,7 @@ import math
 
 from simulator.core.search import (MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
+from strategies.strategy import Strategy
 
 NAME = "mcts"
 DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0)
@@ -120,8 +121,6 @@ def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=N
 def search_strategy(placeholder, iterations=DEFAULT_PARAMS[P_ITERATIONS], horizon=DEFAULT_PARAMS[P_HORIZON]):
     """The ``mcts`` built-in of a game, with ``iterations`` per decision and ``horizon`` by default (the rest
     of ``DEFAULT_PARAMS`` unchanged); ``placeholder`` (the game's ``random``) fills its dispatcher slot."""
-    from strategies.registry import Strategy
-
     params = list(DEFAULT_PARAMS)
     params[P_ITERATIONS], params[P_HORIZON] = float(iterations), float(horizon)
     return Strategy(NAME, placeholder, tuple(params), SUMMARY)

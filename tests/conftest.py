@@ -2,9 +2,12 @@
 user's cache (``simulator.core.kernel_cache``); subprocesses (Dask workers) inherit it, and so do the workers
 of ``pytest -n`` (pytest-xdist), which share the folder of the process that started them."""
 
+import functools
 import os
 import shutil
 import tempfile
+
+import pytest
 
 from simulator.core.kernel_cache import CACHE_ENV
 
@@ -36,3 +39,23 @@ def pytest_collection_modifyitems(config, items):
         else:
             group = f"{path}[{item.callspec.id}]" if hasattr(item, "callspec") else str(path)
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+@functools.cache
+def _builtins(game):
+    from strategies.games import strategy_set
+
+    return strategy_set(game)
+
+
+@pytest.fixture(scope="module")
+def strategies(request):
+    """The built-in ``StrategySet`` of the game whose folder the test is in (tests/fool -> fool, tests/fair_enough
+    -> fair-enough); one per process, so its compiled kernels are loaded once."""
+    return _builtins(request.path.parent.name.replace("_", "-"))
+
+
+@pytest.fixture(scope="module")
+def kernels(strategies):
+    """``(run_chunk, trace_game)`` of ``strategies`` (the built-ins; no search player)."""
+    return strategies.kernels()

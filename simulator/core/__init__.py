@@ -1,1 +1,3 @@
 """Engine pieces shared by every game."""
+
+__all__ = ["batch", "cards", "game", "kernels", "output", "rng", "rundir", "search", "setup", "state", "worker"]

@@ -308,8 +308,8 @@ def prepare_directory(out, spec, force, resume):
     """Create (or reopen for ``resume``) a run directory.
 
     Returns ``(done, replayed)``: ``{chunk: [first game, games, checksum]}``
-    of the chunks on disk that match the manifest, and the numbers of chunk
-    files found damaged, substituted or unrecorded (they are deleted and
+    of the chunks on disk that match the manifest, and the numbers of the
+    recorded chunk files found damaged or substituted (they are deleted and
     played again).
     """
     out = Path(out)
@@ -331,9 +331,14 @@ def reopen(out, spec):
         old = output.read_manifest(out)
     except RunError as exc:
         raise RunError(f"{damaged} ({exc}); start the run again with --force") from None
+    if old.get("engine_version") != spec.game.engine_version:
+        raise RunError(f"cannot resume {out}: it was played by {spec.game.name} engine version "
+                       f"{old.get('engine_version')}, this playtest has version {spec.game.engine_version}, whose "
+                       f"games differ; start the run again with --force")
     mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
     if mismatched:
-        raise RunError(f"cannot resume {out}: the run there differs in {', '.join(mismatched)}")
+        raise RunError(f"cannot resume {out}: the run there differs in "
+                       + "; ".join(differs(k, old.get(k), spec.identity()[k]) for k in mismatched))
     records = old.get("chunk_files", {})
     if not isinstance(records, dict):
         raise RunError(f"{damaged} (chunk_files is not a table); start the run again with --force")
@@ -348,14 +353,39 @@ def reopen(out, spec):
         path = output.chunk_path(out, chunk)
         if path.is_file() and output.file_checksum(path) == record[2]:
             done[chunk] = record
+    parts = sorted((out / output.SEATS_DIR).glob("part-*.parquet"))
+    unknown = [p for p in parts if p.name not in {output.chunk_path(out, int(k)).name for k in records}]
+    if unknown:
+        shown = ", ".join(str(p.relative_to(out)) for p in unknown[:3])
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        raise RunError(f"cannot resume {out}: {shown}{more} {'is' if len(unknown) == 1 else 'are'} not in its "
+                       f"{output.MANIFEST} (playtest records every chunk it finishes, unless the process was "
+                       f"killed); move {'it' if len(unknown) == 1 else 'them'} away to have --resume play "
+                       f"{'that chunk' if len(unknown) == 1 else 'those chunks'} again")
     replayed = []
-    for part in (out / output.SEATS_DIR).glob("part-*.parquet"):
+    for part in parts:
         chunk = int(part.name[len("part-"):-len(".parquet")])
-        if chunk not in done:
+        if chunk not in done:  # recorded, but damaged or replaced since
             part.unlink()
-            if chunk < spec.chunks:
-                replayed.append(chunk)
-    return done, sorted(replayed)
+            replayed.append(chunk)
+    return done, replayed
+
+
+def differs(key, was, now):
+    """``"seed (the run there: 1, this command: 2)"``: one field where a resumed run and the command differ.
+
+    Long values (the setup table, parameter vectors) are named by their
+    first differing key or position instead of printed whole.
+    """
+    if isinstance(was, dict) and isinstance(now, dict):
+        keys = sorted({*was, *now}, key=str)
+        first = next(k for k in keys if was.get(k) != now.get(k))
+        return differs(f"{key}.{first}", was.get(first), now.get(first))
+    shown = f"{key} (the run there: {was!r}, this command: {now!r})"
+    if len(shown) > 160 and isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+        first = next(i for i, (a, b) in enumerate(zip(was, now)) if a != b)
+        return differs(f"{key}[{first}]", was[first], now[first])
+    return shown
 
 
 def remove_temporaries(out):
@@ -366,7 +396,7 @@ def remove_temporaries(out):
 
 
 def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_extra=None, on_progress=None,
-              stop=None):
+              stop=None, on_start=None):
     """Play ``spec.games`` games chunk by chunk.
 
     Parameters
@@ -384,6 +414,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     manifest_extra : dict
         Provenance fields added to the manifest (package version, git revision...).
     on_progress : callable(games_done, games_total), optional
+    on_start : callable(games_done, games_total), optional
+        Called once the kernels are compiled (or loaded) and the directory
+        ready, just before the first chunk is played.
     stop : callable(frame) -> bool, optional
         Called after each chunk with its rows; True ends the run early
         (e.g. when every seat interval is narrow enough). Needs a source that
@@ -395,22 +428,35 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
 
     The manifest lists every chunk written (``chunk_files``: chunk number ->
     ``[first game, games, checksum]``) and, after a resume, the chunks found
-    damaged and played again (``replayed_chunks``). It is rewritten at most
-    every ``MANIFEST_EVERY`` seconds and at the end; a chunk on disk but not
-    yet listed is simply played again by ``--resume``. Any failure (or an
-    interruption) removes the half-written file, keeps the finished chunks
-    and leaves the manifest saying ``complete: false``.
+    damaged and played again (``replayed_chunks``) and the games already on
+    disk when it resumed (``resumed_with_games``; ``wall_seconds`` and
+    ``games_per_second`` count this session's games only). It is rewritten at most
+    every ``MANIFEST_EVERY`` seconds and at the end (then with the chunk an
+    interruption caught just after its file was renamed into place), so only
+    a killed process leaves a chunk file the manifest does not list, which
+    ``--resume`` refuses by name. Any failure (or an interruption) removes the
+    half-written file, keeps the finished chunks and leaves the manifest
+    saying ``complete: false``.
     """
+    if resume and force:
+        raise RunError("--resume continues the run in the output directory and --force replaces it; give one")
+    if resume and out is None:
+        raise RunError("--resume continues a run directory; give it with --out")
     check_size(spec, out)
     where = source.check(spec)  # compile (or load) the kernels and try the first game before anything is written
     done, replayed = prepare_directory(out, spec, force, resume) if out is not None else ({}, [])
     manifest = {**spec.identity(), **(manifest_extra or {}), **where,
                 "chunks_total": spec.chunks, "chunks_done": len(done), "games_done": 0, "complete": False,
-                **({"replayed_chunks": replayed} if replayed else {}), "chunk_files": {}}
+                **({"replayed_chunks": replayed} if replayed else {}),
+                **({"resumed_with_games": sum(record[1] for record in done.values())} if resume else {}),
+                "chunk_files": {}}
     frames = {}
     started = last_written = time.perf_counter()
     played = 0
     games_done = sum(record[1] for record in done.values())
+    writing = None  # the chunk being written: an interruption can come after its file is renamed into place
+    if on_start:
+        on_start(games_done, spec.games)
 
     def record():
         manifest.update(chunks_done=len(done), games_done=games_done,
@@ -422,7 +468,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
             if out is None:
                 frames[chunk] = frame
             else:
+                writing = chunk
                 done[chunk] = [start, count, write_chunk(out, chunk, frame)]
+                writing = None
             played += count
             games_done += count
             if out is not None and time.perf_counter() - last_written >= MANIFEST_EVERY:
@@ -437,6 +485,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
         manifest["complete"] = True
     finally:
         wall = time.perf_counter() - started
+        if writing is not None and writing not in done and output.chunk_path(out, writing).is_file():
+            done[writing] = [*chunk_bounds(spec, writing), output.file_checksum(output.chunk_path(out, writing))]
+        games_done = sum(r[1] for r in done.values()) if out is not None else games_done  # whatever was caught
         record()
         manifest.update(games_done=games_done, wall_seconds=round(wall, 3),
                         games_per_second=round(played / wall, 1) if wall > 0 else None)

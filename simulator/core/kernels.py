@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from simulator.core import search
+from simulator.core import leaders, search, seat_bonus
 from simulator.core.atomic import fetch_add
 from simulator.core.state import is_terminal, to_move, trace_length
 
@@ -138,13 +138,21 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, search=True
     else:
         new_search, searcher = _no_search_buffers, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                apply=engine.apply, result=engine.result, search=searcher, SEARCH_SID=search_sid)
+                apply=engine.apply, result=bonus_result(engine, cache=cache, tag=tag), search=searcher,
+                SEARCH_SID=search_sid, round_mark=getattr(engine, "round_mark", engine.horizon_mark))
     block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
     return Kernels(run, trace, new_search, searcher)
+
+
+def bonus_result(engine, *, cache, tag=""):
+    """The engine's ``result`` followed by the seat bonus of the setup table (``simulator.core.seat_bonus``),
+    inlined: what the game loop and the search player call at the end of a game or at an evaluation point."""
+    return bind(seat_bonus.result, cache=cache, parallel=False, nrt=counts_references(engine), inline=True, tag=tag,
+                engine_result=engine.result, STANDING_POINT=seat_bonus.standing_point(engine))
 
 
 def counts_references(engine):
@@ -164,6 +172,7 @@ def bind_engine_search(engine, choose, *, cache, tag="", search_sid):
     """``(new_search, search)`` bound to an engine module's verbs and its bound ``choose`` (``bind_choose``),
     compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
+    verbs["result"] = bonus_result(engine, cache=cache, tag=tag)
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
                        nrt=counts_references(engine))
 
@@ -213,12 +222,14 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     literal type to numba: two compiles of the largest function, 9 s of
     Forks's 40 s cold start). Returns the trace length (0 without a trace),
     or -(1+seat) if that seat's strategy chose illegally. Writes the outputs of
-    ``simulator.core.game`` (the game columns include ``finished``). A seat
+    ``simulator.core.game`` (the game columns include ``finished``, and end with
+    the two columns of ``simulator.core.leaders``: who led after each round). A seat
     whose strategy is the search player decides by ``search`` with the
     buffers ``buf``; every other seat through ``choose``.
     """
     record = trace.shape[0] > 0
     reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
+    mark, rounds, first, second = round_mark(state), 0, 0, 0  # noqa: F821 (bound)
     while not is_terminal(state):
         if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
             action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821 (bound)
@@ -228,7 +239,20 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
         if action < 0:
             return -(1 + to_move(state))
         apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
+        now = round_mark(state)  # noqa: F821 (bound)
+        if now != mark and not is_terminal(state):
+            mark = now
+            if rounds < leaders.ROUNDS:
+                result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+                code = leaders.leader_code(standing)
+                if rounds < leaders.PER_COLUMN:
+                    first |= code << (4 * rounds)
+                else:
+                    second |= code << (4 * (rounds - leaders.PER_COLUMN))
+            rounds += 1
     result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+    game_stats[game_stats.size - 2] = leaders.as_int32(first)
+    game_stats[game_stats.size - 1] = leaders.as_int32(second)
     return trace_length(state)
 
 

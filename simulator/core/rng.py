@@ -47,6 +47,16 @@ def seed_stream(state, seed, game, lane):
         state[k] = _mix64(z)
 
 
+def new_stream(seed, game=0, lane=0):
+    """A fresh ``uint64[4]`` stream, seeded as ``seed_stream`` seeds lane ``lane`` of game ``game`` of run ``seed``.
+
+    Plain Python: for tests and tools that call an engine's verbs (``determinize`` takes a stream).
+    """
+    state = np.empty(4, np.uint64)
+    seed_stream(state, seed, game, lane)
+    return state
+
+
 @nb.njit(cache=True)
 def next_u64(state):
     """Return the next 64-bit output of the xoshiro256** stream. Jit-compiled."""

@@ -6,6 +6,8 @@ are replaced whole. Validation errors are ``SetupError`` and name the key.
 """
 
 import copy
+import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -18,18 +20,58 @@ class SetupError(ValueError):
         super().__init__(f"setup table: {key}: {message}" if key else f"setup table: {message}")
 
 
+MAX_BYTES = 1_000_000  # a setup, scenario or parameter file is a few kilobytes; the shipped tables under 10 KB
+MAX_PLAYERS = 127      # seats and ranks are stored as 8-bit numbers
+MAX_DEPTH = 16         # tables and arrays inside one another; the shipped tables nest at most 6 deep
+
+
 def read_toml(path):
-    """Read a TOML file into a dict, turning I/O and syntax errors into ``SetupError``."""
+    """Read a small TOML file into a dict; anything else is a ``SetupError`` naming the file.
+
+    Only a regular file of at most ``MAX_BYTES`` is read (a FIFO or a device
+    is refused without blocking on it), and tables and arrays may nest at
+    most ``MAX_DEPTH`` deep, so no input hangs, fills memory or overflows the
+    parser's recursion.
+    """
     path = Path(path)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without waiting for a writer
     except FileNotFoundError:
         raise SetupError("", f"file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SetupError("", f"cannot read {path}: {exc}") from None
+    except OSError as exc:
+        raise SetupError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SetupError("", f"{path} is not a regular file")
+        try:
+            data = fh.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise SetupError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise SetupError("", f"{path} is larger than {MAX_BYTES:,} bytes; a setup table is a few kilobytes")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SetupError("", f"cannot read {path}: it is not UTF-8 text ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SetupError("", f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SetupError("", f"{path} nests tables or arrays more than {MAX_DEPTH} deep") from None
+    if nesting(table) > MAX_DEPTH:
+        raise SetupError("", f"{path} nests tables or arrays more than {MAX_DEPTH} deep")
+    return table
+
+
+def nesting(value):
+    """How deep tables and lists nest in ``value`` (0 for a number or a text), counted without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def merge(base, override, open_tables=("players",), _path=""):
@@ -85,7 +127,15 @@ def require_ints(table, key, path, *, minimum=None):
 
 
 def player_row(setup, players):
-    """Return the ``players.N`` row of a table, or refuse a player count that has no row."""
+    """Return the ``players.N`` row of a table, or refuse a player count that has no row.
+
+    A count outside 2 to ``MAX_PLAYERS`` is refused even when the table has a
+    row for it: the engines' loops assume at least two seats, and the seat
+    and rank columns are 8-bit.
+    """
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise SetupError(f"players.{players}", f"a game needs a whole number of players from 2 to {MAX_PLAYERS}, "
+                                               f"got {players!r}")
     rows = require(setup, "players", dict, "")
     row = rows.get(str(players))
     if row is None:

@@ -9,6 +9,8 @@ from simulator.fair_enough.narrate import narrate
 from simulator.fair_enough.scenario import scenario
 from simulator.fair_enough.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fair-enough",
     title="Fair Enough",
@@ -20,7 +22,7 @@ GAME = Game(
     compile_setup=compile_setup,
     seat_columns=SEAT_COLUMNS,
     game_columns=GAME_COLUMNS,
-    engine_version="2",  # 2: the state API; rows as in 1, plus the game column finished
+    engine_version="3",  # 3: ranks and wins with the setup table's seat_bonus
     engine=engine,
     narrate=narrate,
     reference=reference.replay,

@@ -33,14 +33,15 @@ from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_rang
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
+from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.fair_enough.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, K_PLACE, K_TARGET, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
-                                          OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_SIZE, OBS_START,
+                                          OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_START,
                                           OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
                                           R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, S_FIRST,
-                                          SEAT_COLUMNS, SOLD_OUT, T_PLACE, T_SECURE, T_TAKE, TARGET)
+                                          SEAT_COLUMNS, SOLD_OUT, STANDING_SCALE, T_PLACE, T_SECURE, T_TAKE, TARGET)
 from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT,
                                          HD_PENDING, HD_RECORD, HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START,
                                          HD_TIME, HD_TURN, HD_ZERO, N_HEAD, close_fair, collect_options, draw, emit,
@@ -48,6 +49,7 @@ from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, 
                                          target_options, time_after, to_hand, view)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
+STANDING_POINT = STANDING_SCALE  # standing units per point of score (simulator.core.seat_bonus)
 
 
 @nb.njit(cache=True)
@@ -329,6 +331,13 @@ def apply(state, arrays, action, trace, record):
         q, j = (action - A_TARGET) // HAND_MAX, (action - A_TARGET) % HAND_MAX
         after = head[HD_AFTER] + card_value[placed[q, j]]
         _finish_place(state, arrays, head[HD_PENDING], q, j, SOLD_OUT, after, trace)
+
+
+@nb.njit(cache=True, _nrt=False)
+def round_mark(state):
+    """The round being played (``HD_ROUND``): it changes when a Collecting phase is over and the next round's
+    research begins (``simulator.core.leaders`` records the standing there). Jit-compiled."""
+    return state[0][HD_ROUND]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

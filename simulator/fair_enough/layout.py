@@ -64,6 +64,8 @@ hand index of another seat names a different card in each determinization
 of the searching seat's information, the key the same card in all of them.
 """
 
+from simulator.core import leaders
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 ROUNDS = 6
@@ -154,8 +156,8 @@ SEAT_COLUMNS = ("collected", "collected_value", "set_bonus", "hand_penalty", "la
                 "lost_at_close", "lost_to_sold_out", "queue_played", "preorder_played", "sold_out_played")
 (S_COLLECTED, S_COLLECTED_VALUE, S_SET_BONUS, S_HAND_PENALTY, S_LARGEST, S_FIRST, S_LOST_CLOSE, S_LOST_SOLD,
  S_QUEUE, S_PREORDER, S_SOLD_OUT) = range(len(SEAT_COLUMNS))
-GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished")
-G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(len(GAME_COLUMNS))
+GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished", *leaders.COLUMNS)  # leaders: the game loop
+G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(4)
 
 # standing = score * STANDING_SCALE + largest set (ties on score go to the larger set)
 STANDING_SCALE = 64

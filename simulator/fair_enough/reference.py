@@ -15,6 +15,7 @@ tests can also set up a position by hand and play single turns.
 import random as _random
 from dataclasses import dataclass, field
 
+from simulator.core.leaders import code_of
 from simulator.fair_enough.layout import (PREORDER, QUEUE, ROUNDS, SOLD_OUT, SPECIAL_NAMES, STANDING_SCALE,
                                           T_PLACE, T_SECURE, T_SHUFFLE, T_TAKE)
 
@@ -95,6 +96,8 @@ class Result:
     zero_endings: int
     reshuffles: int
     events: list
+    bonus: list = None   # the table's seat_bonus per seat, in thousandths of a point (None: none)
+    leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
 
     @property
     def scores(self):
@@ -102,7 +105,9 @@ class Result:
 
     @property
     def standing(self):
-        return [s.standing for s in self.seats]
+        """Per seat: the score plus the seat bonus (in thousandths of a point), then the largest set."""
+        bonus = self.bonus or [0] * len(self.seats)
+        return [(s.score * 1000 + b) * STANDING_SCALE + s.largest_set for s, b in zip(self.seats, bonus)]
 
 
 def make_cards(config):
@@ -126,6 +131,8 @@ class Table:
 
     def __init__(self, config, log=None):
         self.players = config.players
+        self.bonus = [round(1000 * b) for b in config.info.get("seat_bonus", [0.0] * self.players)]
+        self.leaders = []
         self.cards = make_cards(config)
         self.time_cards = [int(t) for t in config.arrays[3]]
         self.deck = []          # top first
@@ -327,7 +334,11 @@ class Table:
             self.log.append(("round", r))
             self.research_phase(source)
             self.collecting_phase(source)
-        return self.result()
+            if r + 1 < ROUNDS:  # the game goes on: who would win if it ended now
+                self.leaders.append(code_of(self.result().standing))
+        result = self.result()
+        self.log.append(("end", result.scores))
+        return result
 
     def result(self):
         seats = []
@@ -337,8 +348,7 @@ class Table:
             seats.append(SeatResult(value + bonus - penalty, len(self.collections[p]), value, bonus, penalty, largest,
                                     rec.secured_first, rec.lost_at_close, rec.lost_to_sold_out,
                                     rec.played[QUEUE], rec.played[PREORDER], rec.played[SOLD_OUT]))
-        self.log.append(("end", [s.score for s in seats]))
-        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log)
+        return Result(seats, ROUNDS, self.zero_endings, self.reshuffles, self.log, self.bonus, list(self.leaders))
 
 
 # ----- sources of chance and decisions -------------------------------------------

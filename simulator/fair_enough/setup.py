@@ -3,6 +3,7 @@
 import numpy as np
 
 from simulator.core.game import Config
+from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require, require_ints
 from simulator.fair_enough.layout import (HAND_MAX, MAX_KINDS, MAX_PLAYERS, MAX_VALUES, MIN_PLAYERS, N_RULES, QUEUE,
                                           PREORDER, R_HAND_MAX, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, ROUNDS,
@@ -86,8 +87,8 @@ def compile_setup(setup, players, variant):
                  + ROUNDS * (n + 2)                       # at most one reshuffle per research phase
                  + 4 * players * rules[R_HAND_MAX]        # places: each uses a card that entered a hand
                  + ROUNDS * players)                      # secures
-    return Config(game="fair-enough", players=players, variant=variant, setup=setup, arrays=arrays,
-                  trace_len=trace_len,
-                  info={"rounds": ROUNDS, "time_cards": list(times), "cards": n,
-                        "specials": {SPECIAL_NAMES[s]: sum(1 for c in cards if c[2] == s)
-                                     for s in (QUEUE, PREORDER, SOLD_OUT)}})
+    return seat_bonus.attach(Config(game="fair-enough", players=players, variant=variant, setup=setup, arrays=arrays,
+                                    trace_len=trace_len,
+                                    info={"rounds": ROUNDS, "time_cards": list(times), "cards": n,
+                                          "specials": {SPECIAL_NAMES[s]: sum(1 for c in cards if c[2] == s)
+                                                       for s in (QUEUE, PREORDER, SOLD_OUT)}}))

@@ -8,6 +8,8 @@ from simulator.fauch_fertig.narrate import narrate
 from simulator.fauch_fertig.scenario import scenario
 from simulator.fauch_fertig.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fauch-fertig",
     title="Fauch & Fertig",
@@ -19,7 +21,7 @@ GAME = Game(
     compile_setup=compile_setup,
     seat_columns=engine.SEAT_COLUMNS,
     game_columns=engine.GAME_COLUMNS,
-    engine_version="3",
+    engine_version="4",  # 4: ranks and wins with the setup table's seat_bonus
     engine=engine,
     narrate=narrate,
     reference=reference.replay,

@@ -28,15 +28,17 @@ Trace layout (int64), the values the game consumed, in order::
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
+from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
                                            OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
-                                           OBS_SCRATCH, OBS_SIZE, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
+                                           OBS_SCRATCH, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
 from simulator.fauch_fertig.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest id, key + 1)
 from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
                                          EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
@@ -48,8 +50,9 @@ from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
-GAME_COLUMNS = ("rounds", "finished")
+GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
+STANDING_POINT = STANDING_COINS  # standing units per point of score (simulator.core.seat_bonus)
 STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
@@ -231,6 +234,13 @@ def apply(state, arrays, action, trace, rec):
             pay_for_egg(p, head[G_CARD], arrays, state)
         finish_purchase(p, arrays, state, trace, rec)
         _end_turn(state[0], state[SEAT], arrays[4])
+
+
+@nb.njit(cache=True, _nrt=False)
+def round_mark(state):
+    """The rounds finished (``G_ROUND``): it changes when every seat has had its turn and the game goes on
+    (``simulator.core.leaders`` records the standing there). Jit-compiled."""
+    return state[0][G_ROUND]
 
 
 @nb.njit(cache=True, _nrt=False)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from collections import Counter
 from itertools import combinations
 
+from simulator.core.leaders import code_of
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_MARKET, COLOUR_NAMES, MARKET, N_CARDS, card_colour,
                                            card_name, card_number)
 
@@ -128,9 +129,15 @@ class Result:
     turns: list
     rounds: int
     finished: bool
-    ranks: list          # 1 = best: most eggs placed (golden included), then most coins; ties share
+    ranks: list          # 1 = best: most eggs placed (golden included) plus the seat bonus, then most coins; ties share
     winners: list
     events: list
+    leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
+
+    @property
+    def scores(self):
+        """The game's scores per seat, as the kernel writes them (the engine contract reads them): eggs placed."""
+        return self.placed
 
 
 # ---------------------------------------------------------------- sources of chance and choices
@@ -266,6 +273,7 @@ class Table:
         self.info = info
         self.source = source
         self.n = config.players
+        self.leaders = []
         self.cards = [Card(i, COLOUR_NAMES[card_colour(i)], card_number(i) or None, info["cards"][i])
                       for i in range(N_CARDS)]
         self.supply = info["coin_supply"]        # None: unlimited
@@ -440,7 +448,14 @@ class Table:
             if self.out_of_eggs():
                 finished = True
                 break
+            if r + 1 < self.info["max_rounds"]:  # the game goes on: who leads now
+                self.leaders.append(code_of(self.standing()))
         return self.result(finished)
+
+    def standing(self):
+        """Per seat: eggs placed plus the seat bonus (in thousandths of a point), then coins."""
+        bonus = [round(1000 * b) for b in self.info.get("seat_bonus", [0.0] * self.n)]
+        return [(1000 * p.placed + b, p.coins) for p, b in zip(self.players, bonus)]
 
     def out_of_eggs(self):
         """True once a player has placed all their eggs: the game ends when the round is over."""
@@ -450,7 +465,7 @@ class Table:
         """The ``Result`` of the game as it stands (``finished``: it ended by the rules); logs the end."""
         eggs = self.info["eggs"]
         ps = self.players
-        key = [(p.placed, p.coins) for p in ps]
+        key = self.standing()
         ranks = [1 + sum(other > mine for other in key) for mine in key]
         winners = [p.seat for p, r in zip(ps, ranks) if r == 1]
         self.events.append(("end", finished, self.round + 1, winners))
@@ -458,7 +473,8 @@ class Table:
                       golden=[max(0, p.placed - eggs) for p in ps], coins=[p.coins for p in ps],
                       market_buys=[p.market_buys for p in ps], blind_buys=[p.blind_buys for p in ps],
                       coin_takes=[p.coin_takes for p in ps], turns=[p.turns for p in ps],
-                      rounds=self.round + 1, finished=finished, ranks=ranks, winners=winners, events=self.events)
+                      rounds=self.round + 1, finished=finished, ranks=ranks, winners=winners, events=self.events,
+                      leaders=self.leaders)
 
 
 def replay(config, trace):

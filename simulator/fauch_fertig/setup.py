@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.core.game import Config
+from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require
 from simulator.fauch_fertig import layout as L
 from simulator.fauch_fertig.conditions import holds
@@ -222,11 +223,11 @@ def compile_setup(setup, players, variant):
     # a kept card, a pay choice and one reshuffle
     shuffle = 1 + L.N_CARDS
     trace_len = 2 * shuffle + L.MAX_PLAYERS + max_rounds * players * (3 + shuffle)
-    return Config(game="fauch-fertig", players=players, variant=variant, setup=setup,
-                  arrays=(colour, number, card_cond, pool_cond, rules), trace_len=trace_len,
-                  info={"cards": cards, "community": pool, "eggs": eggs, "start_coins": list(starts),
-                        "coin_supply": None if supply == L.UNLIMITED else game["coin_supply"], "community_needed": needed,
-                        "community_random": draw == "random", "display_cards": display,
-                        "market_coin": market_coin, "take_coins": take, "blind_draw": blind,
-                        "bonus_blacks": bonus_blacks, "bonus_coins": bonus_coins, "max_rounds": max_rounds,
-                        "completer_eggs": completer, "neighbour_eggs": neighbour})
+    return seat_bonus.attach(Config(game="fauch-fertig", players=players, variant=variant, setup=setup,
+                                    arrays=(colour, number, card_cond, pool_cond, rules), trace_len=trace_len,
+                                    info={"cards": cards, "community": pool, "eggs": eggs, "start_coins": list(starts),
+                                          "coin_supply": None if supply == L.UNLIMITED else game["coin_supply"], "community_needed": needed,
+                                          "community_random": draw == "random", "display_cards": display,
+                                          "market_coin": market_coin, "take_coins": take, "blind_draw": blind,
+                                          "bonus_blacks": bonus_blacks, "bonus_coins": bonus_coins, "max_rounds": max_rounds,
+                                          "completer_eggs": completer, "neighbour_eggs": neighbour}))

@@ -6,6 +6,8 @@ from simulator.fool.narrate import narrate
 from simulator.fool.scenario import scenario
 from simulator.fool.setup import SETUP_PATH, VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="fool",
     title="Fool!",
@@ -17,7 +19,7 @@ GAME = Game(
     compile_setup=compile_setup,
     seat_columns=engine.SEAT_COLUMNS,
     game_columns=engine.GAME_COLUMNS,
-    engine_version="3",
+    engine_version="4",  # 4: ranks and wins with the setup table's seat_bonus
     engine=engine,
     narrate=narrate,
     reference=reference.replay,

@@ -24,13 +24,15 @@ the played card codes in order]``; a card's code is ``100 * colour + value``.
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d
+from simulator.fool.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.fool.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest action id, key + 1)
-from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT,
-                                   OBS_DEAL, OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE, OBS_PASSING,
-                                   OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_SIZE, OBS_TALLIES, OBS_TALLY_LIMIT,
+from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT, OBS_DEAL,
+                                   OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE,
+                                   OBS_PASSING, OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,
                                    OBS_TO_PLAY, OBS_TOTAL, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT,
                                    OBS_TRICK_VALUE, OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS,
                                    R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
@@ -38,7 +40,7 @@ from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALU
 
 SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
 # deals, tricks in the whole game, lead changes, 1 if the game ended by the rules (0: stopped by max_deals)
-GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished")
+GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished", *leaders.COLUMNS)  # leaders: the game loop
 S_TRICKS, S_TALLIES, S_FOOLED = range(3)
 ALLOCATION_FREE = True  # the verbs create no arrays: compiled without reference counting
 _ONE = np.int64(1)

@@ -20,6 +20,8 @@ colours 1..n are ``deck.colours`` in order.
 import random as _random
 from dataclasses import dataclass, field
 
+from simulator.core.leaders import code_of
+
 WILD = "wild"
 
 
@@ -249,6 +251,21 @@ class Result:
     starts: list          # per deal, the start seat
     log: list
     finished: bool = True  # False: stopped by the safety cap of max_deals deals
+
+    def leaders(self, bonus=None):
+        """Per deal but the last: 1 + the seat leading the running totals alone (the seat ``bonus``, points
+        per seat, counted in thousandths), or 15 for a shared lead."""
+        bonus = [round(1000 * b) for b in (bonus or [0.0] * len(self.totals))]
+        running, out = [0] * len(self.totals), []
+        for points in self.deal_scores[:-1]:
+            running = [t + p for t, p in zip(running, points)]
+            out.append(code_of([1000 * t + b for t, b in zip(running, bonus)]))
+        return out
+
+    @property
+    def scores(self):
+        """The game's scores per seat, as the kernel writes them (the engine contract reads them): the totals."""
+        return self.totals
 
     @property
     def lead_changes(self):

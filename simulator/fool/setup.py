@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.game import Config
+from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require, require_ints
 from simulator.fool.layout import (MAX_COLOURS, MAX_HAND, MAX_PLAYERS, MAX_VALUE, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND,
                                    R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_SIZE, R_TALLY_LIMIT,
@@ -17,7 +18,7 @@ from simulator.fool.layout import (MAX_COLOURS, MAX_HAND, MAX_PLAYERS, MAX_VALUE
 
 SETUP_PATH = Path(__file__).with_name("setup.toml")
 VARIANTS = ("standard",)
-ROW_KEYS = ("wilds", "discs", "hand")
+ROW_KEYS = ("wilds", "discs", "hand", "seat_bonus")
 SCORING_KEYS = (("empty_hand", 0), ("wild_penalty", 1), ("loss_limit", 1), ("tally_limit", 1))
 MAX_DEALS_LIMIT = 10_000   # highest accepted game.max_deals (it sizes the game trace)
 
@@ -101,8 +102,8 @@ def compile_setup(setup, players, variant):
                          (R_WILD_PENALTY, points["wild_penalty"]), (R_LOSS_LIMIT, points["loss_limit"]),
                          (R_TALLY_LIMIT, points["tally_limit"]), (R_MAX_DEALS, max_deals)):
         rules[index] = value
-    return Config(game="fool", players=players, variant=variant, setup=setup,
-                  arrays=(np.array(colours, dtype=np.int64), np.array(values, dtype=np.int64), rules),
-                  trace_len=1 + max_deals * (2 + 2 * n_cards),
-                  info={"colours": list(names), "cards": n_cards, "hand": hand, "discs": discs,
-                        "max_deals": max_deals})
+    return seat_bonus.attach(Config(game="fool", players=players, variant=variant, setup=setup,
+                                    arrays=(np.array(colours, dtype=np.int64), np.array(values, dtype=np.int64), rules),
+                                    trace_len=1 + max_deals * (2 + 2 * n_cards),
+                                    info={"colours": list(names), "cards": n_cards, "hand": hand, "discs": discs,
+                                          "max_deals": max_deals}))

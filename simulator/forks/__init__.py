@@ -7,6 +7,8 @@ from simulator.forks import engine, reference
 from simulator.forks.narrate import narrate
 from simulator.forks.setup import VARIANTS, compile_setup
 
+__all__ = ["GAME"]
+
 GAME = Game(
     name="forks",
     title="Forks: 2nd Edition",
@@ -18,7 +20,7 @@ GAME = Game(
     compile_setup=compile_setup,
     seat_columns=engine.SEAT_COLUMNS,
     game_columns=engine.GAME_COLUMNS,
-    engine_version="2",
+    engine_version="3",  # 3: ranks and wins with the setup table's seat_bonus
     engine=engine,
     narrate=narrate,
     reference=reference.replay,

@@ -24,21 +24,23 @@ invested card (standard) or the card sent to marketing (merge).
 import numba as nb
 import numpy as np
 
+from simulator.core import leaders
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
+from simulator.forks.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
 from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
 from simulator.forks.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
-                                    OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_SIZE, OBS_TIEBREAK, OBS_TOP, R_DEST,
+                                    OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP, R_DEST,
                                     R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, S_DECK,
                                     S_CANON, S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
                                     S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
-GAME_COLUMNS = ("rounds", "finished")
+GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 
 
 @nb.njit(cache=True)

@@ -13,6 +13,8 @@ to the next, clockwise.
 import random
 from dataclasses import dataclass, field
 
+from simulator.core.leaders import code_of
+
 
 class RefereeError(AssertionError):
     """A trace contains a move the rules do not allow, or does not match the deck."""
@@ -84,15 +86,20 @@ class Result:
     rounds: int
     ranking: list         # destinations from best to worst
     log: list
+    leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
 
 
-def play(rules, deck, strategies, log=False):
+def play(rules, deck, strategies, log=False, bonus=None):
     """Play one game from a shuffled ``deck`` (list of Card, top first).
 
     ``strategies[seat](kind, options, me, table, round_no)`` returns the
     chosen Card; kind is "invest" (1 of the 3 dealt), "keep" (1 of the 2
     passed) or "market" (merge variant: any hand card to marketing).
+    ``bonus`` is the table's seat bonus (points per seat): it ranks the
+    leaders after each round, as it ranks the final scores.
     """
+    bonus = bonus or [0.0] * rules.players
+    leaders = []
     lines = []
     say = lines.append if log else (lambda _: None)
     if sorted(deck) != sorted(rules.deck):
@@ -149,6 +156,10 @@ def play(rules, deck, strategies, log=False):
                 card = deck.pop(0)
                 table.marketing[card.destination].append(card)
                 say(f"revealed from the deck into marketing: {card}")
+        if deck:  # the game goes on: who would win if it ended now (seat bonus in thousandths of a point)
+            ranking = table.order(rules.tiebreak)
+            now = [g - lost for g, lost in (score_hand(p.hand, ranking, rules.top) for p in players)]
+            leaders.append(code_of([1000 * s + round(1000 * b) for s, b in zip(now, bonus)]))
 
     ranking = table.order(rules.tiebreak)
     gained, lost = zip(*(score_hand(p.hand, ranking, rules.top) for p in players))
@@ -158,7 +169,7 @@ def play(rules, deck, strategies, log=False):
     for p in players:
         say(f"seat {p.seat}: hand {', '.join(map(str, sorted(p.hand)))} -> +{gained[p.seat]} "
             f"-{lost[p.seat]} = {scores[p.seat]}")
-    return Result(scores, list(gained), list(lost), rounds, ranking, lines)
+    return Result(scores, list(gained), list(lost), rounds, ranking, lines, leaders)
 
 
 def score_hand(hand, ranking, top):
@@ -213,4 +224,4 @@ def replay(config, trace, log=False):
             raise RefereeError(f"the trace ends before round {round_no} is complete")
         return picks[index]
 
-    return play(rules, deck, [scripted] * rules.players, log=log)
+    return play(rules, deck, [scripted] * rules.players, log=log, bonus=config.info.get("seat_bonus"))

@@ -3,6 +3,7 @@
 import numpy as np
 
 from simulator.core.game import Config
+from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require, require_ints
 from simulator.forks.layout import MAX_ROUNDS, MAX_VALUE
 
@@ -95,7 +96,7 @@ def compile_setup(setup, players, variant):
     tiebreak_rank = np.array([order.index(n) for n in names], dtype=np.int64)
     rules = np.array([players, remove, initial, reveal, int(variant == "merge"), len(names), top, rounds],
                      dtype=np.int64)
-    return Config(game="forks", players=players, variant=variant, setup=setup,
-                  arrays=(card_dest, card_value, tiebreak_rank, rules),
-                  trace_len=1 + len(cards) + 2 * players * rounds,
-                  info={"rounds": rounds, "destinations": list(names), "cards": len(cards)})
+    return seat_bonus.attach(Config(game="forks", players=players, variant=variant, setup=setup,
+                                    arrays=(card_dest, card_value, tiebreak_rank, rules),
+                                    trace_len=1 + len(cards) + 2 * players * rounds,
+                                    info={"rounds": rounds, "destinations": list(names), "cards": len(cards)}))

@@ -5,3 +5,5 @@ Modules: ``setup`` (the setup table and its checks), ``dice``,
 kernel and a function returning polars DataFrames) and ``report`` (Markdown
 and HTML fragments with figures). See docs/rules/unfair.md.
 """
+
+__all__ = ["dice", "fame", "gems", "panoramas", "setup", "wishing_well"]

@@ -108,14 +108,20 @@ def exact(goal, target, beans, faces):
     return Fraction(reached, rolls), Fraction(spent, rolls)
 
 
-def check_goal(goal, target):
-    """Refuse an unknown goal, or a target missing for (or given to) the goal that needs (or ignores) it."""
+def check_goal(goal, target, faces):
+    """Refuse an unknown goal, a target missing for (or given to) the goal that needs (or ignores) it, and a
+    target that two dice of ``faces`` faces decide alone (never reached exactly; always, or never, at least)."""
     if goal not in GOALS:
         raise SetupError("goal", f"must be one of {', '.join(GOALS)}, got {goal!r}")
     if goal == "double" and target is not None:
         raise SetupError("target", "a double has no target result")
     if goal != "double" and target is None:
         raise SetupError("target", f"the goal {goal!r} needs a target result")
+    lowest = 2 if goal == "exactly" else 3  # every roll is at least 2, so "at least 2" holds without beans
+    if goal != "double" and not lowest <= target <= 2 * faces:
+        raise SetupError("target", f"two {faces}-sided dice make 2 to {2 * faces}, so the goal {goal} {target} "
+                                   f"is {'reached by every roll' if target < lowest and goal == 'at-least' else 'never reached'}"
+                                   f"; give a target from {lowest} to {2 * faces}")
 
 
 def dice_study(goal, beans, *, target=None, faces=6, trials=100_000, seed=1):
@@ -127,15 +133,13 @@ def dice_study(goal, beans, *, target=None, faces=6, trials=100_000, seed=1):
     (``exact_spent``, ``sim_spent``, ``diff_spent``, ``se_spent``; a roll that
     cannot reach the goal spends nothing).
     """
-    check_goal(goal, target)
+    check_goal(goal, target, faces)
     if not 2 <= trials <= MAX_TRIALS:
         raise SetupError("trials", f"must be from 2 to {MAX_TRIALS:,}, got {trials}")
     beans = list(beans)
     if not beans or len(beans) > MAX_BEAN_COUNTS or not all(0 <= b <= MAX_BEANS for b in beans):
         raise SetupError("beans", f"must be 1 to {MAX_BEAN_COUNTS} counts from 0 to {MAX_BEANS}, got "
                          f"{beans if len(beans) <= 10 else f'{len(beans)} counts'}")
-    if target is not None and abs(target) > MAX_BEANS * faces:
-        raise SetupError("target", f"must be a result from {-MAX_BEANS * faces:,} to {MAX_BEANS * faces:,}, got {target:,}")
     beans = np.asarray(beans, dtype=np.int64)
     code = GOALS.index(goal)
     tgt = 0 if target is None else int(target)

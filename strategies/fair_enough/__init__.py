@@ -7,6 +7,8 @@ from strategies.fair_enough import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import search_strategy
 
+__all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
+
 BUILTINS = [
     Strategy("random", h.random, (),
              "uniform over the legal options of each decision (research take, card/special or secure, Sold Out target)"),

@@ -7,6 +7,8 @@ from strategies.fauch_fertig import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import search_strategy
 
+__all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
+
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal actions, the drawn cards and the pay choice"),
     Strategy("chaser", h.chaser, (10.0, 1.0, 1.0, 6.0),

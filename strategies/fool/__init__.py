@@ -7,6 +7,8 @@ from strategies.fool import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import FOOL_HORIZON, FOOL_ITERATIONS, search_strategy
 
+__all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
+
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),
     Strategy("shedder", h.shedder, (), "dump the highest card that cannot be worst; else the least likely worst"),

@@ -7,6 +7,8 @@ from strategies.forks import heuristics as h
 from strategies.registry import Decision, Strategy, StrategySet, make_dispatch
 from strategies.search import FORKS_HORIZON, search_strategy
 
+__all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
+
 BUILTINS = [
     Strategy("random", h.random, (), "uniform: 1 of the 3 dealt cards, then 1 of the 2 passed (merge: any hand card)"),
     Strategy("greedy", h.greedy, (), "maximise the hand's score if the game ended now"),

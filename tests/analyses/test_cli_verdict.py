@@ -6,16 +6,11 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
 from analyses.moments import seat_moments
 from analyses.planning import max_half_width
 from playtest import api
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+from cli_support import invoke
 
 
 def test_simulate_prints_the_verdict_with_the_margin():
@@ -60,10 +55,10 @@ def test_rotated_run_counts_deals_and_compares_strategies():
 
 
 def test_until_ci_says_when_games_ran_out():
-    result = invoke("simulate", "forks", "--games", 2000, "--chunk-size", 1000, "--until-ci", 0.001, "--json")
+    result = invoke("simulate", "forks", "--games", 2000, "--chunk-size", 1000, "--until-ci", 0.1, "--json")
     status = json.loads(result.output)["until_ci"]
     assert not status["reached"] and status["games_needed"] > 2000
-    text = " ".join(invoke("simulate", "forks", "--games", 2000, "--until-ci", 0.001).output.split())
+    text = " ".join(invoke("simulate", "forks", "--games", 2000, "--until-ci", 0.1).output.split())
     assert "--games ran out before the target" in text
 
 
@@ -105,3 +100,13 @@ def test_compare_two_runs_and_bad_input(tmp_path):
     assert invoke("simulate", "forks", "--games", 500, "--players", 3, "--out", other).exit_code == 0
     mismatch = invoke("compare", a, other)
     assert mismatch.exit_code == 2 and "error: the runs differ in players" in mismatch.output
+
+
+def test_until_ci_takes_points_and_still_reads_the_former_fraction(capsys):
+    from playtest.cli_types import until_ci_type
+
+    assert until_ci_type().convert("0.5", None, None) == 0.5
+    assert capsys.readouterr().err == ""
+    assert until_ci_type().convert("0.005", None, None) == pytest.approx(0.5)
+    assert capsys.readouterr().err.strip() == ("note: --until-ci now takes points of win share; 0.005 is read as a "
+                                               "fraction, ± 0.5 points (write --until-ci 0.5)")

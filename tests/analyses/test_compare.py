@@ -62,6 +62,8 @@ def test_compare_frames_pairs_runs_of_one_seed():
     manifest = {"game": "g", "players": 3, "seed": 1, "rotate_seats": True}
     same = compare.compare(seats, seats, manifest, manifest)
     assert same.paired and same.kind == "indistinguishable"
+    assert same.sentence().startswith("A and B are equally fair within ±1.0 points with `A`, `B` and `C` rotated "
+                                      "through the seats:")
     assert same.largest.change == 0 and (same.largest.lo, same.largest.hi) == pytest.approx((0, 0), abs=1e-5)
     other = compare.compare(seats, rotated_frame(deals=400, strategies=("A", "B", "C"), seed=4), manifest,
                             {**manifest, "seed": 2})
@@ -69,4 +71,33 @@ def test_compare_frames_pairs_runs_of_one_seed():
     assert {c.name for c in other.feel} >= {"mean score spread", "tie rate"}
     with pytest.raises(compare.CompareError, match="differ in players"):
         compare.compare(seats, seats, manifest, {**manifest, "players": 4})
+    with pytest.raises(compare.CompareError, match="different g engines \\(version 1 against 2\\)"):
+        compare.compare(seats, seats, {**manifest, "engine_version": "1"}, {**manifest, "engine_version": "2"})
     assert pl.DataFrame(same.to_dict()["seats"]).height == 3
+
+
+def comparison(lo, hi, margin=1.0):
+    """A ``Comparison`` whose largest-edge change has the interval ``(lo, hi)`` points."""
+    largest = compare.Change("largest seat edge", 3.0, 3.0 + (lo + hi) / 2, (lo + hi) / 2, lo, hi)
+    return compare.Comparison(compare.verdict_of(lo, hi, margin), margin, True, "paired", (100, 100), (), largest, ())
+
+
+@pytest.mark.parametrize("lo, hi, opening", [
+    (-0.8, -0.2, "B changed the largest seat edge, but within the margin of ±1.0 points"),
+    (-1.6, -0.2, "B changed the largest seat edge by -0.90 points (-1.60 to -0.20), but cannot yet be said"),
+    (-0.5, 0.4, "A and B are equally fair within ±1.0 points"),
+    (-1.5, 0.4, "A and B cannot be told apart at ±1.0 points"),
+    (-2.5, -1.2, "B is fairer than A beyond ±1.0 points"),
+    (1.1, 3.0, "B is less fair than A beyond ±1.0 points"),
+])
+def test_the_sentence_says_whether_b_changed_and_whether_within_the_margin(lo, hi, opening):
+    assert comparison(lo, hi).sentence().startswith(opening)
+
+
+def test_game_feel_lines_use_two_decimals_and_their_units():
+    rounds = compare.Change("mean rounds", 6.1234, 5.2122, -0.9112, -1.214, -0.6082)
+    assert compare.feel_line(rounds) == "    mean rounds: 6.12 -> 5.21, -0.91 (-1.21 to -0.61)"
+    ties = compare.Change("tie rate", 12.5, 11.0, -1.5, -2.25, -0.75)
+    assert compare.feel_line(ties) == "    tie rate: 12.50% -> 11.00%, -1.50 points (-2.25 to -0.75)"
+    same = compare.Change("mean rounds", 4.0, 4.0, 0.0, 0.0, 0.0)
+    assert compare.feel_line(same) == "    mean rounds: 4.00 -> 4.00, +0.00 (the same difference in every deal)"

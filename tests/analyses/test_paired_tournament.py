@@ -111,3 +111,20 @@ def test_lineups():
     assert tournament.lineups(["x", "y"], 3) == [["x", "x", "y"], ["x", "y", "y"]]
     with pytest.raises(ValueError):
         tournament.lineups(["x", "x"], 2)
+
+
+def test_the_terminal_standings_print_percent_and_elo_with_even_decimals():
+    standings = pl.DataFrame([("greedy", 4000, 0.44231, 0.43876, 0.44587, 120.4, 100.2, 140.9)],
+                             schema=["strategy", "games", "win_share", "win_low", "win_high", "rating", "rating_low",
+                                     "rating_high"], orient="row")
+    lines = tournament.table_lines(standings)
+    assert "44.23% (43.88 to 44.59)" in lines[1] and "+120 (+100 to +141)" in lines[1] and "4,000" in lines[1]
+
+
+def test_a_tournament_counts_deals_lineups_and_rotations():
+    from analyses.moments import SeatMoments
+    from analyses.verdict import decide
+
+    units = np.random.default_rng(5).dirichlet(np.ones(5), size=1000)
+    verdict = decide(SeatMoments.of_units(units, rotations=260), 1.0, lineups=52)
+    assert verdict.counts() == "1,000 deals × 52 lineups × 5 rotations = 260,000 games"

@@ -38,8 +38,8 @@ def two_seat_run(games, seat0_wins):
 
 def test_games_for_half_width_scales_with_inverse_square():
     moments = seat_moments(two_seat_run(1000, 500))
-    lo, hi = stats.binomtest(500, 1000).proportion_ci(method="wilson")
-    width = (hi - lo) / 2
+    ci = stats.binomtest(500, 1000).proportion_ci(method="exact")
+    width = (ci.high - ci.low) / 2
     assert planning.max_half_width(moments) == pytest.approx(width)
     assert planning.games_for_half_width(moments, width / 2) == math.ceil(1000 * 4)
     # a run that already overshoots the target says how few games would have done

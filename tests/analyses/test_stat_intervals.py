@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from analyses.intervals import mean_interval, wilson
+from analyses.intervals import effective_units, exact, mean_interval, wilson
 from analyses.moments import SeatMoments
 from analyses.planning import max_half_width
 from analyses.seats import describe, equal_share_test, seat_advantage
@@ -58,12 +58,39 @@ def test_seat_advantage_and_plain_words():
     seats = frame([30, 20, 25, 25], 100)
     table = seat_advantage(seats)
     assert table["win_share"].to_list() == pytest.approx([0.30, 0.20, 0.25, 0.25])
-    lo, hi = wilson(30, 100)
+    ci = stats.binomtest(30, 100).proportion_ci(method="exact")
+    lo, hi = ci.low, ci.high
     assert describe(table.row(0, named=True)) == f"seat 0 wins 30.0% ± {100 * (hi - lo) / 2:.1f}% against 25.0% expected"
 
 
-def test_max_half_width_is_the_widest_wilson_half_width():
-    lo, hi = stats.binomtest(500, 1000).proportion_ci(method="wilson")
+def test_max_half_width_is_the_widest_exact_half_width():
+    ci = stats.binomtest(500, 1000).proportion_ci(method="exact")
     counts = np.array([250.0, 500.0, 250.0])
-    assert max_half_width(SeatMoments(1000, counts, np.diag(counts))) == pytest.approx((hi - lo) / 2)
+    assert max_half_width(SeatMoments(1000, counts, np.diag(counts))) == pytest.approx((ci.high - ci.low) / 2)
     assert max_half_width(SeatMoments.empty(3)) == float("inf")
+
+
+@pytest.mark.parametrize("k, n, confidence", [(0, 8, 0.95), (7, 10, 0.95), (512, 2000, 0.95), (3, 400, 0.99),
+                                              (50, 50, 0.9), (2, 20, 0.95 / 4)])
+def test_exact_matches_scipy_clopper_pearson(k, n, confidence):
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
+    lo, hi = exact(k, n, confidence)
+    assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-10)
+
+
+def test_exact_with_fractional_wins_lies_between_its_whole_neighbours():
+    lo, hi = exact([3.0, 3.5, 4.0], 20)
+    assert lo[0] < lo[1] < lo[2] and hi[0] < hi[1] < hi[2]
+
+
+def test_effective_units_range_from_deals_to_games():
+    share = np.array([0.5, 0.5])
+    # binomial spread per game averaged over 4 rotations: worth every game
+    assert effective_units(share, share * (1 - share) / 4, 10, 40) == pytest.approx(40)
+    # every rotation the same game: worth the deals only
+    assert effective_units(share, share * (1 - share), 10, 40) == pytest.approx(10)
+    # in between, and no spread at all reads as all the games (never more)
+    assert effective_units(share, share * (1 - share) / 2, 10, 40) == pytest.approx(20)
+    assert effective_units(share, np.zeros(2), 10, 40) == pytest.approx(40)
+    # below 10 deals their spread is not trusted: a deal is worth one game
+    assert effective_units(share, np.zeros(2), 9, 36) == pytest.approx(9)

@@ -106,3 +106,15 @@ def test_a_grid_that_is_not_toml_is_refused(tmp_path):
     bad.write_text("games = [")
     with pytest.raises(sweep.GridError, match="cannot read"):
         sweep.read_grid(bad)
+
+
+def test_the_terminal_table_speaks_points_of_win_share_throughout():
+    summary = pl.DataFrame({"config": [0, 1], "remove": [2, 4], "games": [2000, 2000],
+                            "verdict": ["unbalanced", "inconclusive"], "max_edge": [0.07934, 0.012],
+                            "max_edge_lo": [0.0512, 0.0], "max_edge_hi": [0.1001, 0.031], "worst_seat": [3, 0],
+                            "first_seat_edge": [-0.02, 0.012], "mean_rounds": [4.0, 5.25], "mean_spread": [12.3, 9.0],
+                            "tie_rate": [0.0125, 0.0], "unplayable": [None, None]})
+    lines = sweep.table_lines(summary, ["remove"])
+    assert "largest edge, points" in lines[0] and "max_edge" not in lines[0]
+    assert "7.93 (5.12 to 10.01) seat 3" in lines[1] and "-2.00" in lines[1] and "1.25%" in lines[1]
+    assert "0.07934" not in "\n".join(lines)

@@ -6,15 +6,10 @@ import sys
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
-from playtest.cli import cli
+from cli_support import invoke
 
 CONTRACT = ["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"]
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 @pytest.mark.parametrize("players, variant", [(2, "standard"), (3, "standard"), (4, "merge"), (5, "standard"),
@@ -63,7 +58,8 @@ def test_replay_is_the_same_game_as_the_batch_row(tmp_path):
 def test_the_speed_line_counts_deals_and_games_in_a_rotated_run(tmp_path):
     out = tmp_path / "run"
     plain = invoke("simulate", "forks", "--players", 3, "--games", 300, "--out", tmp_path / "plain")
-    result = invoke("simulate", "forks", "--players", 3, "--games", 300, "--rotate-seats", "--out", out)
+    result = invoke("simulate", "forks", "--players", 3, "--games", 300, "--rotate-seats", "-s", "greedy", "-s",
+                    "random", "-s", "random", "--out", out)
     assert plain.exit_code == 0 and result.exit_code == 0, result.output
     deals = json.loads((out / "manifest.json").read_text())["games_per_second"]  # game indices: deals
     assert f", {deals:,.1f} deals/s ({3 * deals:,.0f} games/s); results in" in result.output
@@ -155,7 +151,7 @@ def test_a_setup_row_adds_a_player_count(tmp_path):
 
 
 def test_until_ci_stops_when_intervals_are_narrow(tmp_path):
-    result = invoke("simulate", "forks", "--games", 400000, "--chunk-size", 20000, "--until-ci", 0.01,
+    result = invoke("simulate", "forks", "--games", 400000, "--chunk-size", 20000, "--until-ci", 1,
                     "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)

@@ -13,28 +13,9 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
 
 from playtest import api
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def tree(path):
-    """Every file under ``path`` with its bytes: what a refused command must leave untouched."""
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
-
-
-def assert_refused(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
-    assert "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
+from cli_support import assert_refused, invoke, tree
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +29,7 @@ def run_dir(tmp_path_factory):
 @pytest.mark.parametrize("args", [
     ["simulate", "forks", "--margin", "nan"], ["simulate", "forks", "--margin", "inf"],
     ["simulate", "forks", "--margin", "1e30"], ["simulate", "forks", "--until-ci", "nan"],
-    ["simulate", "forks", "--until-ci", "2"], ["compare", "a", "b", "--margin", "nan"],
+    ["simulate", "forks", "--until-ci", "101"], ["compare", "a", "b", "--margin", "nan"],
     ["report", ".", "--margin", "inf"], ["tune", "forks", "hedger", "-f", "random", "-o", "t.toml", "--sigma", "nan"],
     ["ladder", "forks", "-o", "l", "--margin", "nan"],
     ["simulate", "forks", "--backend", "dask", "--workers", str(2 ** 63)],
@@ -123,7 +104,7 @@ def test_damaged_run_files_are_refused_in_one_line(tmp_path, run_dir, damage, co
     assert tree(tmp_path) == before
 
 
-@pytest.mark.parametrize("out, words", [("r.toml", ".html"), ("", ".html"), ("nodir/r.html", "does not exist"),
+@pytest.mark.parametrize("out, words", [("r.toml", ".html"), ("", "not a name"), ("nodir/r.html", "does not exist"),
                                         ("RUN/seats/r.html", "inside the input"), ("x.html", "is a file")])
 def test_report_paths_that_cannot_be_written_cleanly_are_refused_first(tmp_path, monkeypatch, run_dir, out, words):
     monkeypatch.chdir(tmp_path)

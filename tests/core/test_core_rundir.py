@@ -121,15 +121,34 @@ def test_resume_plays_a_damaged_chunk_again(reference, tmp_path, tamper):
     assert pl.read_parquet(out / "seats" / "*.parquet").equals(reference[1])
 
 
-def test_resume_with_an_unrecorded_chunk_plays_it_again(reference, tmp_path):
+@pytest.mark.parametrize("name", ["part-000003.parquet", "part-000009.parquet", "part-3x.parquet"])
+def test_resume_refuses_a_chunk_file_the_manifest_does_not_list_and_deletes_nothing(reference, tmp_path, name):
     out = copy_of(reference, tmp_path)
     manifest = output.read_manifest(out)
     del manifest["chunk_files"]["3"]
     manifest["complete"] = False
     output.write_manifest(out, manifest)
-    run = simulate(out, resume=True)
-    assert run.manifest["replayed_chunks"] == [3]
-    assert pl.read_parquet(out / "seats" / "*.parquet").equals(reference[1])
+    part = out / "seats" / "part-000003.parquet"
+    part.rename(part.with_name(name))
+    before = {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    with pytest.raises(RunError, match=f"seats/{name} is not in its manifest.json"):
+        simulate(out, resume=True)
+    assert {p: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()} == before
+
+
+@pytest.mark.parametrize("change, shown", [
+    (dict(seed=4), "seed (the run there: 3, this command: 4)"),
+    (dict(strategies=["greedy"]), "strategies (the run there: ['random', 'random', 'random', 'random'], this "
+                                  "command: ['greedy', 'greedy', 'greedy', 'greedy'])"),
+    (dict(setup={"deck": {"top": 2}}), "setup.deck.top (the run there: 3, this command: 2)"),
+    (dict(games=5000), "games (the run there: 4000, this command: 5000)"),
+])
+def test_a_refused_resume_shows_both_values(reference, tmp_path, change, shown):
+    out = copy_of(reference, tmp_path)
+    mark_incomplete(out)
+    with pytest.raises(RunError) as err:
+        simulate(out, resume=True, **change)
+    assert shown in str(err.value)
 
 
 @pytest.mark.parametrize("damage, reason", [

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from simulator.core.leaders import pack
 from simulator.fair_enough.layout import GAME_COLUMNS, SEAT_COLUMNS
 from simulator.fair_enough.reference import replay
 
@@ -17,7 +18,8 @@ def check_against_reference(config, trace, scores, standing, seat_stats, game_st
     assert list(standing) == ref.standing
     expected = np.array([[getattr(s, c) for c in SEAT_COLUMNS] for s in ref.seats])
     assert (seat_stats == expected).all()
-    assert list(game_stats) == [ref.rounds, ref.zero_endings, ref.reshuffles, 1]  # finished: by the rules
+    assert list(game_stats) == [ref.rounds, ref.zero_endings, ref.reshuffles, 1,  # finished: by the rules
+                                *pack(ref.leaders)]
     return ref
 
 

@@ -1,23 +1,13 @@
-"""Shared fixtures for the Fauch & Fertig tests: configurations, compiled kernels, a game tracer."""
+"""Shared fixtures for the Fauch & Fertig tests: configurations and a game tracer (the strategies and kernels:
+tests/conftest.py)."""
 
 import pytest
 
 from simulator.core.batch import traced_game
 from simulator.fauch_fertig import GAME
-from strategies.fauch_fertig import strategy_set
 
 
-@pytest.fixture(scope="session")
-def strategies():
-    return strategy_set()
-
-
-@pytest.fixture(scope="session")
-def kernels(strategies):
-    return strategies.kernels()
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def trace_one(strategies, kernels):
     """``trace_one(config, names, seed, game) -> (trace, scores, standing, seat_stats, game_stats, length)``."""
     _, trace_game = kernels

@@ -4,6 +4,7 @@ import numba
 import numpy as np
 import pytest
 
+from simulator.core.leaders import pack
 from simulator.fauch_fertig import GAME
 from simulator.fauch_fertig.engine import GAME_COLUMNS, SEAT_COLUMNS
 from simulator.fauch_fertig.reference import ReplayError, replay
@@ -37,6 +38,7 @@ def replay_agrees(config, names, seed, game, trace_one):
     assert game_stats[GAME_COLUMNS.index("finished")] == int(ref.finished)
     assert game_stats[GAME_COLUMNS.index("rounds")] == ref.rounds
     assert ranks(list(standing)) == ref.ranks
+    assert list(game_stats[-2:]) == pack(ref.leaders)
     return ref
 
 

@@ -125,25 +125,6 @@ def test_determinize_keeps_what_the_seat_has_seen(players, game, steps, seat, ke
     assert is_terminal(state)
 
 
-@settings(max_examples=15, derandomize=True, deadline=None)
-@given(players=st.integers(2, 4), game=st.integers(0, 10_000), steps=st.integers(0, 200))
-def test_playing_on_from_a_copy_equals_playing_on_from_the_original(players, game, steps, configs, strategies,
-                                                                    choose):
-    config = configs[players]
-    original = Game(config, strategies, choose, MIX[players], 4, game)
-    original.play(steps)
-    copy = Game(config, strategies, choose, MIX[players], 4, game + 1)   # a state that played another game
-    copy.play()
-    engine.copy_state(original.state, copy.state)
-    copy.trace[:] = original.trace
-    original.play()
-    copy.play()
-    for a, b in zip(original.outputs(), copy.outputs()):
-        np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(original.trace, copy.trace)
-    np.testing.assert_array_equal(original.state[0], copy.state[0])
-
-
 def test_a_copy_at_every_decision_plays_the_game_the_kernel_traces(configs, strategies, choose, kernels):
     """Playing each decision from a fresh copy of the state leaves the trace of the batch kernel's game."""
     _, trace_game = kernels

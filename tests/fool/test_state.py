@@ -129,24 +129,6 @@ def test_a_determinized_state_keeps_what_the_seat_saw_and_is_legal(players, game
     assert game_stats[0] >= 1 and scores.sum() <= 10 * game_stats[0] * players
 
 
-@settings(max_examples=15, derandomize=True, deadline=None)
-@given(players=st.sampled_from([4, 8]), game=st.integers(0, 10_000), steps=st.integers(0, 200),
-       lineup=st.lists(st.integers(0, 4), min_size=8, max_size=8))
-def test_playing_on_from_a_copy_is_playing_on_from_the_original(players, game, steps, lineup, finish):
-    cfg = config(players)
-    sids = np.array(lineup[:players], np.int64)
-    state = random_state(cfg, 5, game, steps, random.Random(game))
-    copy = E.new_state(cfg.arrays, PARAMS[:players])
-    E.reset(copy, cfg.arrays, 99, 1, NO_TRACE, False)   # another game in the copy, to be overwritten
-    E.copy_state(state, copy)
-    theirs = finish(copy, cfg, sids)
-    ours = finish(state, cfg, sids)
-    for a, b in zip(ours, theirs):
-        assert (a == b).all()
-    for k in range(E.DECK):
-        assert (state[k] == copy[k]).all()
-
-
 def test_the_verbs_step_the_same_games_as_the_batch_kernel(kernels):
     """reset, legal_actions, choose's pick and apply one at a time give the batch kernel's rows."""
     run_chunk, _ = kernels

@@ -5,6 +5,7 @@ import pytest
 
 from playtest import api
 from simulator.core.batch import play_chunk, trace_one
+from simulator.core.leaders import pack
 from simulator.forks.reference import RefereeError, replay
 
 LINEUPS = [["random"], ["greedy", "leader", "pusher", "hedger", "random", "greedy"]]
@@ -27,6 +28,7 @@ def test_reference_replays_kernel_traces(players, variant, lineup):
         assert ref.scores == scores.tolist(), f"game {g}"
         assert ref.gained == seat_stats[:, 0].tolist() and ref.lost == seat_stats[:, 1].tolist()
         assert ref.rounds == game_stats[0]
+        assert list(game_stats[2:]) == pack(ref.leaders), f"game {g}: leaders after each round"
         assert np.array_equal(batch_scores[g], scores), f"batch row differs from traced game {g}"
 
 

@@ -61,5 +61,13 @@ def test_tournament_command(cli, tmp_path):
                                       "--out", str(tmp_path / "t")])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[1].split()[0] == "greedy"  # the stronger strategy heads the table
+    assert lines[0].startswith("greedy is the strongest strategy")  # the question asked: which strategy
+    assert lines[1].split()[:2] == ["strategy", "games"] and lines[2].split()[0] == "greedy"  # it heads the table
+    assert "%" in lines[2] and "0." not in lines[2].split()[2]  # percent with two decimals, not raw fractions
     assert lines[-1] == str(tmp_path / "t" / "report.html")
+    # asked about seats (a margin given): the seat verdict comes first
+    seats = CliRunner().invoke(cli, ["tournament", "forks", "-s", "greedy", "-s", "random", "-p", "2", "-n", "300",
+                                     "--out", str(tmp_path / "t"), "--force", "--margin", "2", "--no-report"])
+    assert seats.exit_code == 0, seats.output
+    first = seats.output.splitlines()[0]
+    assert first.split()[0] in ("Balanced", "Unbalanced", "Inconclusive") and "±2.0 points" in first

@@ -75,8 +75,9 @@ def test_every_section_opens_with_its_verdict(html_report):
 
 def test_every_figure_is_a_crisp_embedded_png_with_its_data(html_report):
     out, outline = html_report
-    # run: seat edges + scores; rotated: strategy shares + seat edges + scores; sweep: 1; tournament: 3
-    assert len(outline.images) == 9
+    # run: seat edges + scores + comeback; rotated: strategy shares + seat edges + scores + comeback; sweep: 1;
+    # tournament: 3
+    assert len(outline.images) == 11
     for img in outline.images:
         prefix = "data:image/png;base64,"
         assert img["src"].startswith(prefix)
@@ -171,7 +172,7 @@ def test_markdown_report_writes_png_files(study, tmp_path):
     out = write_report([study["plain"]], tmp_path / "notes.md", fmt="md")
     text = out.read_text()
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
-    assert len(images) == 2
+    assert len(images) == 3  # seat edges, scores, comeback curve
     for path in images:
         assert (tmp_path / path).read_bytes().startswith(PNG)
     assert text.startswith("# Forks: 2nd Edition") and "\n> **" in text and "### Seats in detail" in text

@@ -33,7 +33,10 @@ PROBE = """<script>window.addEventListener('load', function () {
   probe.textContent = JSON.stringify({
     images: all.length, loaded: all.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length,
     first_class: first ? first.className : null, first_text: first ? first.textContent.trim() : null,
-    page_width: document.documentElement.scrollWidth, window_width: window.innerWidth});
+    page_width: document.documentElement.scrollWidth, window_width: window.innerWidth,
+    scrolling_tables: Array.from(document.querySelectorAll('.scroll')).filter(function (d) {
+      return d.scrollWidth > d.clientWidth + 1; }).map(function (d) {
+      var c = d.querySelector('caption'); return c ? c.textContent.trim() : '?'; })});
   document.body.appendChild(probe);
 });</script>"""
 
@@ -72,6 +75,8 @@ def test_verdict_first_and_nothing_overflows(study, tmp_path, kind):
     assert expected_start(kind, study[kind]) in page["first_text"]
     assert page["window_width"] == 1280
     assert page["page_width"] <= 1280, f"the page is {page['page_width']} px wide"
+    if kind == "sweep":  # its table of every configuration fits without scrolling sideways
+        assert page["scrolling_tables"] == [], page["scrolling_tables"]
 
 
 def test_every_figure_of_a_combined_report_loads(study, tmp_path):

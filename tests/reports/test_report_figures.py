@@ -39,11 +39,25 @@ def test_score_histograms_name_the_strategies_in_percent():
     seats = pl.DataFrame({"seat": [0, 1] * 50, "strategy": ["greedy", "random"] * 50,
                           "score": np.arange(100) % 7})
     fig = figures.score_distributions("s", seats)
-    ax = fig.figure.axes[0]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["seat 0 (greedy)", "seat 1 (random)"]
-    assert ax.yaxis.get_major_formatter()(10, 0).endswith("%")
-    heights = [p.get_data().values for p in ax.patches]
-    assert all(h.sum() == pytest.approx(100) for h in heights)
+    axes = [ax for ax in fig.figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == ["seat 0 (greedy)", "seat 1 (random)"]
+    assert axes[0].yaxis.get_major_formatter()(10, 0).endswith("%")
+    heights = [p.get_data().values for ax in axes for p in ax.patches]
+    assert len(heights) == 2 and all(h.sum() == pytest.approx(100) for h in heights)
+
+
+def test_identical_seats_get_a_panel_each_on_shared_axes_rather_than_one_on_top_of_another():
+    rng = np.random.default_rng(3)
+    seats = pl.DataFrame({"seat": np.tile(np.arange(6), 200), "strategy": ["random"] * 1200,
+                          "score": rng.integers(0, 20, 1200)})
+    fig = figures.score_distributions("s", seats)
+    axes = [ax for ax in fig.figure.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == [f"seat {s} (random)" for s in range(6)]
+    assert all(len(ax.patches) == 1 for ax in axes)  # one distribution per panel
+    assert len({ax.get_xlim() for ax in axes}) == 1 and len({ax.get_ylim() for ax in axes}) == 1
+    assert len(fig.figure.axes) == 8  # two rows of four, the last two hidden
+    data = fig.data.group_by("seat").agg(pl.col("games").sum()).sort("seat")
+    assert data["games"].to_list() == [200] * 6
 
 
 def test_configurations_whose_bounds_overlap_the_fairest_cannot_be_told_apart():

@@ -1,21 +1,12 @@
-"""The search player in every game: it sees only what its seat sees, and it is reproducible.
+"""The search player's horizon in the games that have evaluation points (Fool!, Forks), and kernels compiled
+without the search.
 
-Generic over the state verbs, in the manner of OpenSpiel's tests run over
-every game: a mid-game state is reached by random play, then
-
-* ``determinize`` is a function of the seat's information: two states the
-  seat cannot tell apart (one a determinization of the other) determinize to
-  the same game with the same stream;
-* the search's choice never changes when the hidden information is
-  rearranged consistently with the seat's observation;
-* ``mcts`` plays whole games as a strategy, with the same rows on one thread
-  and on two;
-* with horizon h, an iteration of the search ends at the h-th evaluation
-  point ahead (Fool!: the end of a deal, Forks: of a round) or at the end of
-  the game, and scores the rank shares of the standing there.
-
-Fool! and Forks are checked at horizons 0 and 1 (their default is 1, the
-other games have only 0).
+With horizon h, an iteration of the search ends at the h-th evaluation point
+ahead (Fool!: the end of a deal, Forks: of a round) or at the end of the game,
+and scores the rank shares of the standing there. What the search promises in
+every game (its choice is the same in every world its seat cannot tell apart,
+it leaves the state as it was, it plays whole games reproducibly) is in the
+engine contract, tests/contract.
 """
 
 import numpy as np
@@ -23,21 +14,11 @@ import pytest
 
 from playtest import api
 from simulator import games
-from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from simulator.fool import engine as fool
 from simulator.forks import engine as forks
 from simulator.forks import layout as forks_layout
 from strategies.games import strategy_set
-
-GAMES = ["forks", "fool", "fair-enough", "fauch-fertig"]
-TABLES = [(name, None) for name in GAMES] + [("fool", 0), ("forks", 0)]   # (game, horizon; None: the default)
-
-
-def stream(seed):
-    rng = np.empty(4, np.uint64)
-    seed_stream(rng, seed, 0, 0)
-    return rng
 
 
 class Table:
@@ -70,95 +51,9 @@ class Table:
                 break
         return state
 
-    def copy(self, state):
-        other = self.engine.new_state(self.cfg.arrays, self.params)
-        self.engine.copy_state(state, other)
-        return other
-
     def decide(self, state, buf=None):
         buf = self.new_search(self.cfg.arrays, self.params, self.sids) if buf is None else buf
         return int(self.search(state, self.cfg.arrays, self.sids, self.params, buf, *self.outputs))
-
-
-TABLE_IDS = [f"{n}-horizon-{h}" for n, h in TABLES]  # shared ids: one game's tests run in one xdist group
-
-
-@pytest.fixture(scope="module", params=TABLES, ids=TABLE_IDS)
-def table(request):
-    return Table(request.param[0], horizon=request.param[1])
-
-
-def mid_game_states(table, count=6):
-    out = []
-    for game in range(count):
-        state = table.started(game, steps=3 + 5 * game, seed=game)
-        if not is_terminal(state):
-            out.append(state)
-    return out
-
-
-def play_out(table, state, seed):
-    """Play ``state`` to its end with uniformly random actions; return every legal-action count and the result."""
-    rng = np.random.default_rng(seed)
-    arrays, none = table.cfg.arrays, np.empty(0, np.int64)
-    actions = np.empty(table.engine.MAX_ACTIONS, np.int64)
-    counts = []
-    while not is_terminal(state):
-        n = table.engine.legal_actions(state, arrays, actions)
-        counts.append((int(to_move(state)), n))
-        table.engine.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
-    table.engine.result(state, arrays, *table.outputs)
-    return counts, [o.copy() for o in table.outputs]
-
-
-def test_determinize_depends_only_on_what_the_seat_has_seen(table):
-    """Two states the seat cannot tell apart determinize, with one stream, to the same game."""
-    for i, state in enumerate(mid_game_states(table)):
-        seat = int(to_move(state))
-        other = table.copy(state)
-        table.engine.determinize(other, table.cfg.arrays, seat, stream(99))   # another world the seat cannot tell
-        a, b = table.copy(state), table.copy(other)
-        table.engine.determinize(a, table.cfg.arrays, seat, stream(5))
-        table.engine.determinize(b, table.cfg.arrays, seat, stream(5))
-        (counts_a, result_a), (counts_b, result_b) = play_out(table, a, i), play_out(table, b, i)
-        assert counts_a == counts_b
-        for x, y in zip(result_a, result_b):
-            np.testing.assert_array_equal(x, y)
-
-
-def test_the_search_choice_never_changes_with_the_hidden_information(table):
-    for state in mid_game_states(table):
-        seat = int(to_move(state))
-        choices = set()
-        for world in range(4):
-            other = table.copy(state)
-            table.engine.determinize(other, table.cfg.arrays, seat, stream(1000 + world))
-            choices.add(table.decide(other))
-        assert len(choices) == 1, choices
-
-
-def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(table):
-    state = mid_game_states(table)[0]
-    seat = int(to_move(state))
-    before = [np.array(a) for a in state]
-    table.decide(state)
-    after = [np.array(a) for a in state]
-    np.testing.assert_array_equal(before[0], after[0])
-    lanes = [lane for lane in range(before[1].shape[0]) if lane != 1 + seat]
-    np.testing.assert_array_equal(before[1][lanes], after[1][lanes])
-    for x, y in zip(before[2:table.engine.GAME_ENTRIES], after[2:table.engine.GAME_ENTRIES]):
-        np.testing.assert_array_equal(x, y)
-
-
-@pytest.mark.parametrize("name, horizon", TABLES, ids=TABLE_IDS)
-def test_mcts_plays_whole_games_reproducibly_on_any_thread_count(name, horizon):
-    kw = dict(players=games.get(name).default_players, games=6, seed=3, rotate_seats=True,
-              strategies=["mcts@16"] + ["random"] * (games.get(name).default_players - 1),
-              params={"mcts@16": strategy_set(name).search_vector("mcts@16", horizon)})
-    one = api.simulate(name, threads=1, chunk_size=2, **kw).seats()
-    two = api.simulate(name, threads=2, **kw).seats()
-    assert one.equals(two)
-    assert one.filter(one["strategy"] == "mcts@16").height == 6 * kw["players"]
 
 
 def test_kernels_compiled_without_the_search_never_play_mcts_silently():

@@ -1,0 +1,279 @@
+"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side) and
+``compensate`` (the seat compensation that makes a player count fair).
+
+Thin, like the rest of the command line: the work is in ``analyses.survey``
+, ``analyses.compensate`` and ``reports.survey_report``. Bad input (a player
+count the table lacks, a knob that is not per-seat, an output directory
+holding other files, ``--out`` over an existing file) is one ``error:``
+line, exit code 2, nothing written.
+"""
+
+import json
+import tempfile
+from pathlib import Path
+
+import click
+
+from analyses import survey as surveys
+from analyses.compensate import CONFIRM_OFFSET
+from analyses.verdict import DEFAULT_MARGIN
+from playtest import api
+from playtest.cli import run_arguments
+from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
+from reports.section import compact_toml
+from simulator import games as game_registry
+from simulator.core import rundir
+from simulator.core.batch import MAX_SEED, RunError
+from simulator.core.setup import read_toml
+
+
+def backend_options(f):
+    """``--backend``, ``--scheduler``, ``--workers``: where the runs are played, as for ``simulate``."""
+    for option in reversed([
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (--backend dask)."),
+        click.option("--workers", type=local_workers_type(), default=None,
+                     help="Start a local Dask cluster of this many worker processes (--backend dask).")]):
+        f = option(f)
+    return f
+
+
+def _counts(text, game, setup):
+    """``--players 2,3,4`` as a list of ints, or every count of the setup table when not given."""
+    if text is None:
+        return api.table_counts(game, read_toml(setup) if setup else None)
+    try:
+        counts = sorted({int(part) for part in text.split(",")})
+    except ValueError:
+        raise RunError(f"--players {text!r} is not a list of whole numbers such as 2,3,4") from None
+    return counts
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", "counts", default=None, metavar="N,N,...",
+              help="Player counts to compare [default: every count of the setup table].")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=surveys.DEFAULT_GAMES, show_default=True,
+              help="Games per player count (deals, with --rotate-seats).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Run seed.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+              help="One strategy for every seat; with --rotate-seats, several rotated over the seats.")
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
+              help="Directory for the survey (survey.json, summary.csv, runs/, report.html) [default: none kept].")
+@click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted survey in --out.")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@backend_options
+@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points.")
+@click.option("--report/--no-report", "make_report", default=True, show_default=True,
+              help="Also write <out>/report.html (with --out).")
+@click.option("--json", "as_json", is_flag=True, help="Print the recommendation and one object per count as JSON.")
+def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
+           resume, threads, backend, scheduler, workers, margin, make_report, as_json):
+    """Compare every player count of GAME side by side: seat verdict, first seat's edge, largest edge, game
+    length, close games, ties and lead changes, each with its interval, and a recommendation sentence."""
+    if len(strategies) > 1 and not rotate_seats:
+        raise RunError("a survey plays one kind of lineup at every count: give one --strategy, or several "
+                       "with --rotate-seats")
+    if force and resume:
+        raise RunError("--force and --resume exclude each other")
+    if resume and out is None:
+        raise RunError("--resume needs the --out directory of the interrupted survey")
+    player_counts = _counts(counts, game, setup)
+    if not player_counts:
+        raise RunError(f"the setup table of {game} has no player count to survey")
+    args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    args.pop("players")
+    for n in player_counts:  # every count refused now (a count the table lacks), before anything is written
+        api.check(game, **{**args, "players": n, "games": games, "strategies": _lineup(strategies, n, rotate_seats)},
+                  out=None if out is None else Path(out) / "runs" / surveys.run_name(n))
+
+    def playing(n):
+        if not as_json:
+            click.echo(f"playing {n} players ({games:,} {'deals' if rotate_seats else 'games'})", err=True)
+
+    play = dict(counts=player_counts, games=games, margin=margin, on_count=playing, threads=threads, backend=backend,
+                scheduler=scheduler, workers=workers,
+                **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
+    with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
+        target = Path(out) if out is not None else Path(scratch) / "survey"
+        if resume:
+            rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
+            summary = api.survey(game, out=target, resume=True, **play)
+        else:
+            with rundir.claim(target, rundir.SURVEY, force=force):
+                summary = api.survey(game, out=target, **play)
+        sentence = surveys.recommendation(summary.to_dicts(), margin)
+        report = None
+        if out is not None and make_report:
+            from reports.build import write_report
+
+            report = write_report([target], target / "report.html", margin=margin)
+    if as_json:
+        click.echo(json.dumps({"game": game, "margin": margin, "recommendation": sentence,
+                               "counts": [surveys.json_row(r) for r in summary.to_dicts()]}, indent=2))
+        return
+    for line in surveys.table_lines(summary):
+        click.echo(line)
+    click.echo(sentence)
+    if report is not None:
+        click.echo(str(report))
+
+
+def _lineup(strategies, players, rotate_seats):
+    """One strategy in every seat, or (with --rotate-seats) the list repeated to fill the seats."""
+    if len(strategies) == 1 or not rotate_seats:
+        return list(strategies)
+    if len(strategies) > players:
+        raise RunError(f"{len(strategies)} strategies cannot rotate over {players} seats; survey counts of at "
+                       f"least {len(strategies)} players with --players")
+    return [strategies[s % len(strategies)] for s in range(players)]
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="The player count to compensate.")
+@click.option("--knob", default="seat_bonus", show_default=True,
+              help="The per-seat key of the [players.N] row to solve for (seat_bonus, or e.g. start_coins in "
+                   "fauch-fertig).")
+@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Games (deals, with --rotate-seats) per evaluation and for the confirmation.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED - CONFIRM_OFFSET), default=0, show_default=True,
+              help=f"Search seed; the confirmation plays seed + {CONFIRM_OFFSET:,}.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+              help="Strategy name; once for every seat, or once per seat.")
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--low", type=FiniteRange(-1e6, 1e6), default=None,
+              help="Lowest knob value searched per seat [seat_bonus: -10 relative to seat 0; start_coins: 0].")
+@click.option("--high", type=FiniteRange(-1e6, 1e6), default=None,
+              help="Highest knob value searched per seat [seat_bonus: 10; start_coins: 20].")
+@click.option("--step", type=FiniteRange(0, 1e6, min_open=True), default=None,
+              help="Grid step of the search [seat_bonus: 0.5 points; other knobs: 1].")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
+              help="Balanced means every seat's edge is within ± this many percentage points.")
+@click.option("--out", "-o", type=OutputPath(dir_okay=False), default=None,
+              help="Write the compensated setup table (a FILE.toml that simulate --setup accepts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def compensate(game, players, knob, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
+               low, high, step, threads, margin, out, as_json):
+    """Find the per-seat compensation (points added to each seat's final score, or a per-seat knob such as
+    start_coins) that brings every seat's edge inside the margin, confirmed on a fresh seed."""
+    if out is not None:
+        _check_toml_out(out)
+    if low is not None and high is not None and low >= high:
+        raise RunError(f"--low {low:g} must be below --high {high:g}")
+    if knob != "seat_bonus" and step is not None and step != round(step):
+        raise RunError(f"--step {step:g}: {knob} takes whole numbers")
+    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    args.pop("seed")
+
+    def progress(values, run_seed):
+        if not as_json:
+            stage = "confirm" if run_seed != seed else "search"
+            click.echo(f"{stage}: {knob} = [{', '.join(f'{v:g}' for v in values)}]", err=True)
+
+    found, table = api.compensate(game, knob=knob, games=games, seed=seed, threads=threads, margin=margin, low=low,
+                                  high=high, step=step, on_evaluation=progress, **args)
+    if out is not None:
+        Path(out).write_text(f"# playtest compensate {game} --players {players} --knob {knob} --seed {seed}\n"
+                             + compact_toml(table))
+    if as_json:
+        click.echo(json.dumps({**found.to_dict(), "out": out}, indent=2))
+        return
+    click.echo(found.sentence())
+    click.echo(f"searched on seed {seed} ({found.evaluations} evaluations of {games:,} games); setup-table lines "
+               f"to paste:")
+    click.echo(found.snippet(), nl=False)
+    if out is not None:
+        click.echo(f"written to {out} (use it with --setup {out})")
+
+
+def _check_toml_out(out):
+    """Refuse an ``--out`` that is not a new ``.toml`` file in an existing folder (never over a user's file)."""
+    path = Path(out)
+    if path.suffix != ".toml":
+        raise RunError(f"--out {out}: give a file name ending in .toml")
+    if path.exists():
+        raise RunError(f"--out {out} already exists; choose a new file (playtest does not write over it)")
+    if not path.absolute().parent.is_dir():
+        raise RunError(f"--out {out}: the folder {path.absolute().parent} does not exist")
+
+
+@click.command()
+@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@click.option("--card", "names", multiple=True, help="Only this card (repeat for several) [default: every card].")
+@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Games (deals, with --rotate-seats) per table.")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+              help="Seed of every table: the same deals with and without each card.")
+@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True)
+@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
+@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
+@click.option("--variant", default="standard", show_default=True)
+@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@backend_options
+@click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
+              help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a list of {card, measure, effect, low, high, kind} and the sentences as JSON.")
+def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
+          threads, backend, scheduler, workers, report, as_json):
+    """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
+    in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals."""
+    from analyses import cards as card_effects
+
+    if report is not None:
+        if Path(report).suffix != ".html" or Path(report).exists():
+            raise RunError(f"--report {report}: give a new file name ending in .html (playtest does not write over "
+                           f"a file)")
+        if not Path(report).absolute().parent.is_dir():
+            raise RunError(f"--report {report}: the folder {Path(report).absolute().parent} does not exist")
+    args = run_arguments(players or game_registry.get(game).default_players, seed, strategies, strategy_files,
+                         params, variant, setup, rotate_seats)
+
+    def playing(card):
+        if not as_json:
+            click.echo(f"playing without {card}", err=True)
+
+    try:
+        effects, meanings, unplayable = api.cards(game, games=games, threads=threads, names=list(names),
+                                                  on_card=playing, backend=backend, scheduler=scheduler,
+                                                  workers=workers, **args)
+    except card_effects.CardError as exc:
+        raise RunError(str(exc)) from None
+    sentences = card_effects.outlier_sentences(effects, meanings)
+    if report is not None:
+        from reports.build import render
+        from reports.cards_report import cards_section
+
+        section = cards_section(f"{game_registry.get(game).title}: which card matters ({args['players']} players)",
+                                effects, meanings, unplayable)
+        render([section], report, title=section.title, source=f"playtest cards {game}")
+    if as_json:
+        click.echo(json.dumps({"effects": card_effects.frame(effects).to_dicts(), "sentences": sentences,
+                               "meanings": meanings, "unplayable": unplayable}, indent=2))
+        return
+    for card in card_effects.ranked(effects):
+        for r in effects[card]:
+            click.echo(f"{card:>12}  {r.measure:<18} {r.effect:+8.2f}  ({r.low:+.2f} to {r.high:+.2f})")
+    for card, why in unplayable.items():
+        click.echo(f"{card:>12}  not playable without it: {why}")
+    for line in sentences:
+        click.echo(line)
+    if report is not None:
+        click.echo(report)
