@@ -12,9 +12,10 @@ determinizations (the tie-break by value: tests/core/test_search.py).
 
 import numpy as np
 import pytest
-from test_search_games import GAMES, Table, mid_game_states, stream
+from test_search_horizon import Table
 
-from simulator.core.rng import next_u64
+from simulator import games
+from simulator.core.rng import next_u64, seed_stream
 from simulator.core.state import H_TRACE, decision_kind, is_terminal, to_move
 from simulator.fair_enough import layout as fe
 from simulator.fauch_fertig import layout as ff
@@ -23,9 +24,24 @@ from simulator.fauch_fertig.turn import DRAWN
 WORLDS = 12   # determinizations per state and seat
 
 
-@pytest.fixture(scope="module", params=GAMES)
+class KeyTable(Table):
+    """``Table`` of tests/skill/test_search_horizon.py with copies of a state."""
+
+    def copy(self, state):
+        other = self.engine.new_state(self.cfg.arrays, self.params)
+        self.engine.copy_state(state, other)
+        return other
+
+
+@pytest.fixture(scope="module", params=games.names())
 def table(request):
-    return Table(request.param)
+    return KeyTable(request.param)
+
+
+def stream(seed):
+    rng = np.empty(4, np.uint64)
+    seed_stream(rng, seed, 0, 0)
+    return rng
 
 
 def recorded_move(table, state, action):
@@ -66,7 +82,9 @@ def keyed_moves(table, state):
 
 
 def states(table):
-    return mid_game_states(table, count=10)
+    """Non-terminal states of 10 games after 3, 8, 13... random actions."""
+    out = [table.started(game, steps=3 + 5 * game, seed=game) for game in range(10)]
+    return [state for state in out if not is_terminal(state)]
 
 
 def test_a_move_key_names_the_recorded_move_in_every_determinization(table):
@@ -94,7 +112,7 @@ def test_a_move_key_names_the_recorded_move_in_every_determinization(table):
 def test_a_hidden_hand_position_is_another_card_in_another_determinization(name):
     """Where action ids are positions in the mover's hidden hand, one id maps to several keys across the
     watching seat's determinizations (the old tree merged those moves); Fauch & Fertig's ids are its keys."""
-    t = Table(name)
+    t = KeyTable(name)
     varied = 0
     for state in states(t):
         seat = (int(to_move(state)) + 1) % t.cfg.players
@@ -109,7 +127,7 @@ def test_a_hidden_hand_position_is_another_card_in_another_determinization(name)
 
 
 def test_the_keys_of_fauch_fertig_are_its_action_ids():
-    t = Table("fauch-fertig")
+    t = KeyTable("fauch-fertig")
     assert t.engine.MAX_KEYS == ff.MAX_ACTIONS
     for state in states(t):
         assert all(action == key for action, key, _ in keyed_moves(t, state))
@@ -149,7 +167,7 @@ def replayed_tree_moves(t, state, buf):
 def test_an_opponents_node_collects_one_observed_card_across_determinizations():
     """Fool!, a real search of 200 iterations: every iteration through an opponent's node played the same card
     there, from different hand positions in different determinizations."""
-    t = Table("fool", iterations=200, horizon=1)
+    t = KeyTable("fool", iterations=200, horizon=1)
     moved_around = 0
     for state in states(t)[:3]:
         me = int(to_move(state))
