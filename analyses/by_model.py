@@ -248,6 +248,7 @@ def sentence(edges, changes):
 
 
 def verdict_sentences(edges):
-    """One sentence per model: its seat verdict (``table``'s), naming the model."""
-    return [f"With {r['model']} in every seat: {r['verdict_sentence']}"
-            for r in edges.iter_rows(named=True)]
+    """One sentence per model: its seat verdict (``table``'s), which names the model ("with `random` in every
+    seat"), or, where it does not (an unfinished run), the same sentence led by the model's name."""
+    return [r["verdict_sentence"] if f"`{r['model']}`" in r["verdict_sentence"]
+            else f"With `{r['model']}` in every seat: {r['verdict_sentence']}" for r in edges.iter_rows(named=True)]

@@ -1,7 +1,10 @@
 """Comeback curve and decisiveness: does the seat leading after round r win, and how often does the lead change?
 
-The engines record who led after each round (``simulator.core.leaders``:
-two packed game columns, rounds 1-16). For each round ``r`` the curve is
+The engines record who led after each round in two packed game columns
+(``simulator.core.leaders`` writes them; ``unpack`` below reads them, and
+``tests/designer/test_comeback.py`` checks the two sides agree): four bits a
+round, ``1 + seat`` for a sole leader, ``SHARED`` for a shared lead, 0 for no
+round, round 1 in the lowest bits of ``leaders_1_8``. For each round ``r`` the curve is
 the leader's win share over the games with a sole leader after round ``r``
 (a shared win counts 1/k), against the chance ``1/players`` a seat picked
 at random would have; near 1 the game is decided early, near the chance line
@@ -16,16 +19,26 @@ sample size for shares, a t interval over deals for the mean.
 import numpy as np
 import polars as pl
 
-from analyses.feel import game_keys, mean_with_interval, share_with_interval
+from analyses.game_intervals import game_keys, mean_with_interval, share_with_interval
 from analyses.frames import as_lazy
 from analyses.moments import finished_filter
-from simulator.core import leaders
 
+COLUMNS = ("leaders_1_8", "leaders_9_16")
+SHARED = 15          # the code of a shared lead
+PER_COLUMN = 8       # rounds per column
 MIN_GAMES = 20  # a round with fewer games that have a sole leader is left out of the curve
 
 
+def unpack(first, second):
+    """``[games, 16]`` leader codes from the two columns (numpy int32 arrays)."""
+    bits = np.stack([np.asarray(first).astype(np.int64) & 0xFFFFFFFF,
+                     np.asarray(second).astype(np.int64) & 0xFFFFFFFF], axis=1)
+    shifts = 4 * np.arange(PER_COLUMN)
+    return ((bits[:, :, None] >> shifts) & 0xF).reshape(len(bits), len(COLUMNS) * PER_COLUMN)
+
+
 def has_leaders(seats):
-    return set(leaders.COLUMNS) <= set(as_lazy(seats).collect_schema().names())
+    return set(COLUMNS) <= set(as_lazy(seats).collect_schema().names())
 
 
 def per_game(seats):
@@ -34,12 +47,12 @@ def per_game(seats):
     seats = finished_filter(as_lazy(seats))[0]
     keys = game_keys(seats)
     table = (seats.sort(keys + ["seat"]).group_by(keys, maintain_order=True)
-             .agg(pl.col(leaders.COLUMNS[0]).first(), pl.col(leaders.COLUMNS[1]).first(), pl.col("win"))
+             .agg(pl.col(COLUMNS[0]).first(), pl.col(COLUMNS[1]).first(), pl.col("win"))
              .collect())
-    codes = leaders.unpack(table[leaders.COLUMNS[0]].to_numpy(), table[leaders.COLUMNS[1]].to_numpy())
+    codes = unpack(table[COLUMNS[0]].to_numpy(), table[COLUMNS[1]].to_numpy())
     wins = np.array(table["win"].to_list(), dtype=float) if table.height else np.zeros((0, 1))
     sole = (wins == 1.0).any(axis=1)
-    final = np.where(sole, wins.argmax(axis=1) + 1, leaders.SHARED) if table.height else np.zeros(0, int)
+    final = np.where(sole, wins.argmax(axis=1) + 1, SHARED) if table.height else np.zeros(0, int)
     return table.select(keys), codes, wins, final
 
 
@@ -49,7 +62,7 @@ def lead_changes(codes, final):
     changes = np.zeros(len(sequence), dtype=np.int64)
     current = np.zeros(len(sequence), dtype=np.int64)
     for column in sequence.T:
-        sole = (column > 0) & (column != leaders.SHARED)
+        sole = (column > 0) & (column != SHARED)
         changes += sole & (current > 0) & (column != current)
         current = np.where(sole, column, current)
     return changes
@@ -62,7 +75,7 @@ def curve(seats, confidence=0.95):
     rows = []
     players = wins.shape[1]
     for r in range(codes.shape[1]):
-        sole = (codes[:, r] > 0) & (codes[:, r] != leaders.SHARED)
+        sole = (codes[:, r] > 0) & (codes[:, r] != SHARED)
         if sole.sum() < MIN_GAMES:
             continue
         rows_led = np.flatnonzero(sole)

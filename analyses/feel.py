@@ -14,19 +14,14 @@ bootstrap over deals. Unfinished games (a false ``finished`` column) are left ou
 
 import numpy as np
 import polars as pl
-from scipy import special
 
+from analyses.comeback import feel_rows
 from analyses.frames import as_lazy
-from analyses.intervals import wilson
+from analyses.game_intervals import game_keys, mean_with_interval, share_with_interval
 from analyses.moments import finished_filter
 
 OPTIONAL_LENGTHS = ("turns", "lead_changes")
 BOOTSTRAP = 2000  # bootstrap replicates for the spread of game length
-
-
-def game_keys(seats):
-    """Columns that identify one played game: ``game``, plus ``rotation`` in a rotated run."""
-    return ["game", "rotation"] if "rotation" in seats.collect_schema().names() else ["game"]
 
 
 def per_game(seats):
@@ -54,33 +49,6 @@ def length_distribution(seats, column="rounds"):
     games = per_game(seats)
     return (games.group_by(column).agg(pl.len().alias("games")).sort(column)
             .with_columns((pl.col("games") / games.height).alias("share")))
-
-
-def _deal_means(games, column):
-    return games.group_by("game").agg(pl.col(column).cast(pl.Float64).mean())[column].to_numpy()
-
-
-def mean_with_interval(games, column, confidence=0.95):
-    """``(mean, low, high)`` of a per-game ``column``: t interval over deals (deal averages)."""
-    deals = _deal_means(games, column)
-    mean = float(games[column].cast(pl.Float64).mean())
-    if len(deals) < 2:
-        return mean, float("nan"), float("nan")
-    half = special.stdtrit(len(deals) - 1, 0.5 + confidence / 2) * deals.std(ddof=1) / np.sqrt(len(deals))
-    return mean, mean - half, mean + half
-
-
-def share_with_interval(games, column, confidence=0.95):
-    """``(share, low, high)`` of a Boolean per-game ``column``: Wilson, with the effective sample size
-    ``p(1-p) / se^2`` from the deal averages when deals hold several games."""
-    n = games.height
-    share = float(games[column].mean()) if n else float("nan")
-    deals = _deal_means(games, column)
-    if len(deals) < n and len(deals) > 1:
-        se2 = deals.var(ddof=1) / len(deals)
-        n = share * (1 - share) / se2 if se2 > 0 else n
-    lo, hi = wilson(share * n, n, confidence)
-    return share, float(lo), float(hi)
 
 
 def sd_with_interval(games, column, confidence=0.95, replicates=BOOTSTRAP, seed=0):
@@ -136,8 +104,6 @@ def summary(seats, confidence=0.95):
         ]
         rows += [(f"mean {c.replace('_', ' ')}", *mean_with_interval(games, c, confidence), "recorded by the game")
                  for c in OPTIONAL_LENGTHS if c in games.columns]
-        from analyses.comeback import feel_rows  # imports this module
-
         rows += feel_rows(seats, confidence)
     return pl.DataFrame(rows, schema={"metric": pl.String, "value": pl.Float64, "low": pl.Float64,
                                       "high": pl.Float64, "note": pl.String}, orient="row")

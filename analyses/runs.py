@@ -11,6 +11,8 @@ from pathlib import Path
 
 import polars as pl
 
+MANIFEST = "manifest.json"  # a run's manifest, as simulator.core.output writes it
+
 
 class NotARun(ValueError):
     """A directory that does not hold a run (no manifest.json or no seats/*.parquet)."""
@@ -24,7 +26,7 @@ class RunFiles:
 
     @cached_property
     def manifest(self):
-        return json.loads((self.dir / "manifest.json").read_text())
+        return json.loads((self.dir / MANIFEST).read_text())
 
     @cached_property
     def seats(self):

@@ -19,28 +19,14 @@ from pathlib import Path
 import polars as pl
 
 from analyses import comeback
-from analyses.runs import open_run
+from analyses.runs import MANIFEST as RUN_MANIFEST, open_run
 from analyses.sweep import summarise
 from analyses.verdict import DEFAULT_MARGIN, points, seat_verdict
-from simulator.core import output, rundir
 
 MANIFEST = "survey.json"
 SUMMARY = "summary.csv"
 DEFAULT_GAMES = 4000   # games per player count
-LAYOUT = rundir.Layout("survey", files=(MANIFEST, SUMMARY, *rundir.REPORT), trees=("report-data",),
-                       folders=(("runs", rundir.Layout("survey runs", folders=(("p[0-9]*", rundir.RUN),))),))
 FEEL = ("mean_rounds", "sd_rounds", "mean_spread", "mean_margin", "close_games", "tie_rate", "mean_lead_changes")
-
-
-def table_counts(game, setup=None, variant="standard"):
-    """The player counts the setup table has a row for (the game's table merged with ``setup``, a dict),
-    within the game's range, in order."""
-    from simulator.core.setup import merge
-
-    table = merge(game.default_setup(), setup or {}, game.open_tables)
-    rows = table.get("players", {})
-    counts = sorted(int(k) for k in rows if str(k).isdigit())
-    return [n for n in counts if game.min_players <= n <= game.max_players]
 
 
 def run_name(players):
@@ -82,7 +68,7 @@ def survey(simulate, game, counts, out, *, games=DEFAULT_GAMES, margin=DEFAULT_M
         if on_count is not None:
             on_count(players)
         run_dir = out / "runs" / run_name(players)
-        again = resume and (run_dir / output.MANIFEST).is_file()
+        again = resume and (run_dir / RUN_MANIFEST).is_file()
         simulate(game, players=players, games=games, out=run_dir, resume=again, **options)
         run = open_run(run_dir)
         rows.append({**summarise_count(run.seats, players, margin, run.manifest), "run": f"runs/{run_name(players)}"})

@@ -811,22 +811,33 @@ def setup_table(game):
     return game_registry.get(game).setup_path.read_text()
 
 
+def table_counts(game, setup=None):
+    """The player counts the game's setup table (merged with ``setup``, a dict) has a row for, within the
+    game's range, in order."""
+    from simulator.core.setup import merge
+
+    g = game_registry.get(game)
+    table = merge(g.default_setup(), setup or {}, g.open_tables)
+    counts = sorted(int(k) for k in table.get("players", {}) if str(k).isdigit())
+    return [n for n in counts if g.min_players <= n <= g.max_players]
+
+
 def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",), rotate_seats=False,
            variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, resume=False,
-           on_count=None):
+           on_count=None, backend="local", scheduler=None, workers=None):
     """Play the same lineup at every player count of the setup table (or ``counts``) into the directory ``out``
     and return its summary frame, one row per count (``analyses.survey``); ``survey.json`` in ``out`` holds
     the recommendation. ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
-    to fill the seats."""
+    to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask)."""
     from analyses import survey as surveys
 
-    g = game_registry.get(game)
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
-    counts = list(counts) if counts is not None else surveys.table_counts(g, override, variant)
+    counts = list(counts) if counts is not None else table_counts(game, override)
 
     def play(game_name, *, players, **options):
         names = list(strategies) if len(strategies) == 1 else [strategies[s % len(strategies)] for s in range(players)]
-        return simulate(game_name, players=players, threads=threads, **{**options, "strategies": names})
+        return simulate(game_name, players=players, threads=threads, backend=backend, scheduler=scheduler,
+                        workers=workers, **{**options, "strategies": names})
 
     return surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
                           resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
@@ -886,13 +897,14 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
 
 
 def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
-          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None):
+          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None, backend="local",
+          scheduler=None, workers=None):
     """The causal effect of removing each card (or the ``names`` given) of the setup table
     (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
 
     Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
-    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``. The
-    observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
+    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
+    ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask). The observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
     """
     from analyses import cards as card_effects
 
@@ -905,8 +917,10 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
                                          f"{', '.join(known)})")
     chosen = {k: v for k, v in known.items() if not names or k in names}
     options = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
-                   variant=variant, params=params, strategy_files=strategy_files, threads=threads)
-    check(game, **{k: v for k, v in options.items() if k != "threads"}, setup=override)
+                   variant=variant, params=params, strategy_files=strategy_files, threads=threads, backend=backend,
+                   scheduler=scheduler, workers=workers)
+    check(game, **{k: v for k, v in options.items() if k not in ("threads", "backend", "scheduler", "workers")},
+          setup=override)
     base = simulate(game, setup=override, **options)
     runs, unplayable = {}, {}
     for card, (_, change) in chosen.items():

@@ -59,10 +59,11 @@ def margin_option(f):
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
     check_report_out(out, fmt, dirs)
+    path = api.report(dirs, out, fmt=fmt, margin=margin)  # refuses damaged runs before anything is written
     for line in run_checks.incomplete(dirs):
         click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
                    f"with --resume finishes it", err=True)
-    click.echo(str(api.report(dirs, out, fmt=fmt, margin=margin)))
+    click.echo(str(path))
 
 
 @click.command()

@@ -19,7 +19,7 @@ from analyses.compensate import CONFIRM_OFFSET
 from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
 from playtest.cli import run_arguments
-from playtest.cli_types import FiniteRange, OutputPath, margin_type
+from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from reports.section import compact_toml
 from simulator import games as game_registry
 from simulator.core import rundir
@@ -27,11 +27,22 @@ from simulator.core.batch import MAX_SEED, RunError
 from simulator.core.setup import read_toml
 
 
-def _counts(text, game, setup, variant):
+def backend_options(f):
+    """``--backend``, ``--scheduler``, ``--workers``: where the runs are played, as for ``simulate``."""
+    for option in reversed([
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where chunks are played: this machine, or Dask workers (see docs/cluster.md)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (--backend dask)."),
+        click.option("--workers", type=local_workers_type(), default=None,
+                     help="Start a local Dask cluster of this many worker processes (--backend dask).")]):
+        f = option(f)
+    return f
+
+
+def _counts(text, game, setup):
     """``--players 2,3,4`` as a list of ints, or every count of the setup table when not given."""
-    g = game_registry.get(game)
     if text is None:
-        return surveys.table_counts(g, read_toml(setup) if setup else None, variant)
+        return api.table_counts(game, read_toml(setup) if setup else None)
     try:
         counts = sorted({int(part) for part in text.split(",")})
     except ValueError:
@@ -58,13 +69,14 @@ def _counts(text, game, setup, variant):
 @click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted survey in --out.")
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@backend_options
 @click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
               help="Balanced means every seat's edge is within ± this many percentage points.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html (with --out).")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation and one object per count as JSON.")
 def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
-           resume, threads, margin, make_report, as_json):
+           resume, threads, backend, scheduler, workers, margin, make_report, as_json):
     """Compare every player count of GAME side by side: seat verdict, first seat's edge, largest edge, game
     length, close games, ties and lead changes, each with its interval, and a recommendation sentence."""
     if len(strategies) > 1 and not rotate_seats:
@@ -74,7 +86,7 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         raise RunError("--force and --resume exclude each other")
     if resume and out is None:
         raise RunError("--resume needs the --out directory of the interrupted survey")
-    player_counts = _counts(counts, game, setup, variant)
+    player_counts = _counts(counts, game, setup)
     if not player_counts:
         raise RunError(f"the setup table of {game} has no player count to survey")
     args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
@@ -87,15 +99,16 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         if not as_json:
             click.echo(f"playing {n} players ({games:,} {'deals' if rotate_seats else 'games'})", err=True)
 
-    play = dict(counts=player_counts, games=games, margin=margin, on_count=playing, threads=threads,
+    play = dict(counts=player_counts, games=games, margin=margin, on_count=playing, threads=threads, backend=backend,
+                scheduler=scheduler, workers=workers,
                 **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
         if resume:
-            rundir.refuse_foreign(target, surveys.LAYOUT, "resume the survey in")
+            rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
             summary = api.survey(game, out=target, resume=True, **play)
         else:
-            with rundir.claim(target, surveys.LAYOUT, force=force):
+            with rundir.claim(target, rundir.SURVEY, force=force):
                 summary = api.survey(game, out=target, **play)
         sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
@@ -213,12 +226,13 @@ def _check_toml_out(out):
 @click.option("--variant", default="standard", show_default=True)
 @click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
-@click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
+@backend_options
+@click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
               help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a list of {card, measure, effect, low, high, kind} and the sentences as JSON.")
 def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
-          threads, report, as_json):
+          threads, backend, scheduler, workers, report, as_json):
     """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
     in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals."""
     from analyses import cards as card_effects
@@ -238,7 +252,8 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
 
     try:
         effects, meanings, unplayable = api.cards(game, games=games, threads=threads, names=list(names),
-                                                  on_card=playing, **args)
+                                                  on_card=playing, backend=backend, scheduler=scheduler,
+                                                  workers=workers, **args)
     except card_effects.CardError as exc:
         raise RunError(str(exc)) from None
     sentences = card_effects.outlier_sentences(effects, meanings)

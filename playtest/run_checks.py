@@ -57,11 +57,15 @@ def check_columns(run):
 
 
 def incomplete(paths):
-    """``"DIR did not finish (G of N games played)"`` for every run at or under ``paths`` whose manifest says it did not finish."""
+    """``"DIR did not finish (G of N games played)"`` for every run at or under ``paths`` whose manifest says it
+    did not finish; a manifest that cannot be read is passed over here (``check_runs`` refuses it)."""
     lines = []
     for run in runs_under(paths):
-        manifest = json.loads((run / output.MANIFEST).read_text())
-        if manifest.get("complete") is False:
+        try:
+            manifest = json.loads((run / output.MANIFEST).read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(manifest, dict) and manifest.get("complete") is False:
             unit = "deals" if manifest.get("rotate_seats") else "games"
             lines.append(f"{run} did not finish ({manifest.get('games_done', 0):,} of {manifest.get('games', 0):,} "
                          f"{unit} played)")

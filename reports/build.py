@@ -1,4 +1,4 @@
-"""Build a report from run, sweep, tournament and skill-ladder directories.
+"""Build a report from run, sweep, tournament, skill-ladder and by-model (``playtest skill``) directories.
 
 ``write_report(paths, out)`` writes one self-contained HTML file (figures
 embedded as base64 PNG at 200 dpi) or, with ``fmt="md"``, a Markdown file
@@ -30,8 +30,8 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 
 def sections(paths, margin=DEFAULT_MARGIN):
-    """One section per directory, recognised as a sweep, a tournament, a skill ladder (``ladder.json``) or
-    a run."""
+    """One section per directory, recognised as a sweep, a tournament, a skill ladder (``ladder.json``), a
+    study by player model (``by_model.json``) or a run."""
     out = []
     for path in map(Path, paths):
         if sweep.is_sweep(path):

@@ -4,6 +4,7 @@ Packages are imported on first use, so listing games stays fast and a game
 that fails to import does not take the others down.
 """
 
+import functools
 import importlib
 
 # command-line name -> package (each package exposes GAME, a simulator.core.game.Game)
@@ -26,7 +27,12 @@ def names():
 
 
 def get(name):
-    """Return the ``Game`` registered as ``name``."""
+    """Return the ``Game`` registered as ``name``, validated (``Game.validate``) the first time it is loaded."""
     if name not in PACKAGES:
         raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(PACKAGES)})")
-    return importlib.import_module(PACKAGES[name]).GAME
+    return _loaded(PACKAGES[name])
+
+
+@functools.cache
+def _loaded(package):
+    return importlib.import_module(package).GAME.validate()

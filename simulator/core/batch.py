@@ -487,7 +487,7 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
         wall = time.perf_counter() - started
         if writing is not None and writing not in done and output.chunk_path(out, writing).is_file():
             done[writing] = [*chunk_bounds(spec, writing), output.file_checksum(output.chunk_path(out, writing))]
-            games_done += done[writing][1]
+        games_done = sum(r[1] for r in done.values()) if out is not None else games_done  # whatever was caught
         record()
         manifest.update(games_done=games_done, wall_seconds=round(wall, 3),
                         games_per_second=round(played / wall, 1) if wall > 0 else None)

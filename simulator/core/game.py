@@ -29,6 +29,16 @@ from typing import Callable
 from simulator.core.setup import merge, read_toml
 
 
+class InvalidGame(ValueError):
+    """A game description or engine module that breaks the contract of ``simulator.core.state``."""
+
+
+# what every engine module defines: the state verbs, the choose template and the constants the kernels bind
+ENGINE_NAMES = ("new_state", "reset", "legal_actions", "apply", "result", "observe", "copy_state", "determinize",
+                "horizon_mark", "move_key", "action_class", "choose", "MAX_ACTIONS", "MAX_KEYS", "GAME_ENTRIES",
+                "EVALUATION_POINT")
+
+
 @dataclass(frozen=True)
 class Config:
     """A validated setup for one player count and variant, ready for the kernels.
@@ -70,6 +80,66 @@ class Game:
     #                                         `random` in every seat (for the benchmark)
     bench_games: int = 200_000  # games per benchmark measurement
     open_tables: tuple = ("players",)  # setup tables where --setup may add keys (see core.setup.merge)
+
+    # the engine's constants, read from its module (the kernels and the search bind them by these names)
+    @property
+    def max_actions(self):
+        """Every action id is below this (``MAX_ACTIONS``)."""
+        return self.engine.MAX_ACTIONS
+
+    @property
+    def max_keys(self):
+        """Every move key (``move_key``) is below this (``MAX_KEYS``)."""
+        return self.engine.MAX_KEYS
+
+    @property
+    def allocation_free(self):
+        """True when the verbs create no arrays, so the game is compiled without reference counting."""
+        return getattr(self.engine, "ALLOCATION_FREE", False)
+
+    @property
+    def evaluation_point(self):
+        """Where a search with a horizon stops its rollouts (one line), or None (``EVALUATION_POINT``)."""
+        return self.engine.EVALUATION_POINT
+
+    @property
+    def action_classes(self):
+        """The names of the action classes ``action_class`` reports as bits (``ACTION_CLASSES``)."""
+        return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
+
+    def validate(self):
+        """Check the description and the engine's constants and verbs; raise ``InvalidGame`` (one line) if not.
+
+        ``simulator.games.get`` calls it when a game is first loaded, so a
+        new game that misses a verb or declares an unusable constant is
+        refused before anything is compiled.
+        """
+        def refuse(what):
+            raise InvalidGame(f"game {self.name!r}: {what}")
+
+        if not 1 <= self.min_players <= self.default_players <= self.max_players:
+            refuse(f"players must satisfy 1 <= min {self.min_players} <= default {self.default_players} <= max "
+                   f"{self.max_players}")
+        if not self.game_columns or self.game_columns[0] != "rounds" or "finished" not in self.game_columns:
+            refuse(f"game_columns must start with 'rounds' and include 'finished', got {self.game_columns}")
+        if not isinstance(self.engine_version, str) or not self.engine_version:
+            refuse("engine_version must be a non-empty string")
+        missing = [v for v in ENGINE_NAMES if not hasattr(self.engine, v)]
+        if missing:
+            refuse(f"its engine module lacks {', '.join(missing)} (see simulator.core.state)")
+        for name in ("MAX_ACTIONS", "MAX_KEYS", "GAME_ENTRIES"):
+            value = getattr(self.engine, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (2 if name == "GAME_ENTRIES" else 1):
+                refuse(f"{name} must be a positive whole number{' of at least 2' if name == 'GAME_ENTRIES' else ''}"
+                       f", got {value!r}")
+        if not isinstance(self.allocation_free, bool):
+            refuse(f"ALLOCATION_FREE must be True or False, got {self.allocation_free!r}")
+        if not (self.evaluation_point is None or (isinstance(self.evaluation_point, str) and self.evaluation_point)):
+            refuse(f"EVALUATION_POINT must be None or one line saying where it is, got {self.evaluation_point!r}")
+        classes = self.action_classes
+        if not all(isinstance(c, str) and c for c in classes) or len(set(classes)) != len(classes) or len(classes) > 62:
+            refuse(f"ACTION_CLASSES must be at most 62 distinct names, got {classes!r}")
+        return self
 
     def default_setup(self):
         """Return the game's shipped setup table as a dict."""

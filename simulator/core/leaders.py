@@ -13,7 +13,6 @@ not recorded.
 """
 
 import numba as nb
-import numpy as np
 
 COLUMNS = ("leaders_1_8", "leaders_9_16")
 SHARED = 15
@@ -56,10 +55,3 @@ def code_of(key):
     leaders = [s for s, k in enumerate(key) if k == top]
     return leaders[0] + 1 if len(leaders) == 1 else SHARED
 
-
-def unpack(first, second):
-    """``[games, ROUNDS]`` leader codes from the two columns (numpy int32 arrays)."""
-    bits = np.stack([np.asarray(first).astype(np.int64) & 0xFFFFFFFF,
-                     np.asarray(second).astype(np.int64) & 0xFFFFFFFF], axis=1)
-    shifts = 4 * np.arange(PER_COLUMN)
-    return ((bits[:, :, None] >> shifts) & 0xF).reshape(len(bits), ROUNDS)

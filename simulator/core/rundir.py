@@ -45,6 +45,8 @@ SWEEP = Layout("sweep", files=("sweep.json", "summary.csv", *REPORT), trees=("re
                folders=(("runs", Layout("sweep runs", folders=(("c[0-9]*", RUN),))),))
 TOURNAMENT = Layout("tournament", files=("tournament.json", *REPORT), trees=("report-data",),
                     folders=(("[0-9][0-9]-*", RUN),))
+SURVEY = Layout("survey", files=("survey.json", "summary.csv", *REPORT), trees=("report-data",),
+                folders=(("runs", Layout("survey runs", folders=(("p[0-9]*", RUN),))),))
 
 
 def foreign(path, layout):

@@ -6,16 +6,11 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
 from analyses.moments import seat_moments
 from analyses.planning import max_half_width
 from playtest import api
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+from cli_support import invoke
 
 
 def test_simulate_prints_the_verdict_with_the_margin():

@@ -11,28 +11,10 @@ import sys
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
 from playtest import environment
-from playtest.cli import cli
 from simulator.core.setup import MAX_BYTES, MAX_DEPTH, SetupError, read_toml
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def tree(path):
-    """Every file under ``path`` with its bytes: what a refused command must leave untouched."""
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
-
-
-def assert_refused(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
-    for word in words:
-        assert word in lines[0], lines[0]
+from cli_support import assert_refused, invoke, tree
 
 
 def deep(kind, depth):

@@ -4,14 +4,9 @@ written or deleted."""
 
 import json
 
-from click.testing import CliRunner
 
-from playtest.cli import cli
 from simulator import games
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+from cli_support import invoke
 
 
 def files(folder):

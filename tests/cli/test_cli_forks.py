@@ -6,15 +6,10 @@ import sys
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
-from playtest.cli import cli
+from cli_support import invoke
 
 CONTRACT = ["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"]
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 @pytest.mark.parametrize("players, variant", [(2, "standard"), (3, "standard"), (4, "merge"), (5, "standard"),

@@ -13,28 +13,9 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
 
 from playtest import api
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def tree(path):
-    """Every file under ``path`` with its bytes: what a refused command must leave untouched."""
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
-
-
-def assert_refused(result, *words):
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
-    assert "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
+from cli_support import assert_refused, invoke, tree
 
 
 @pytest.fixture(scope="module")

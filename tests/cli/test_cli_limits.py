@@ -2,16 +2,11 @@
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from playtest import api
-from playtest.cli import cli
 from simulator.core import batch, output, rundir
 from simulator.core.batch import RunError
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+from cli_support import invoke
 
 
 def assert_refused(result, message, out=None):

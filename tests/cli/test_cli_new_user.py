@@ -6,13 +6,8 @@ import json
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+from cli_support import invoke
 
 
 @pytest.mark.parametrize("game, players, games", [("fool", 8, 40), ("forks", 4, 3000)])

@@ -4,15 +4,10 @@ import shutil
 from pathlib import Path
 
 import polars as pl
-from click.testing import CliRunner
 
-from playtest.cli import cli
+from cli_support import invoke
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "contrarian.py"
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_replay_by_directory_equals_replay_with_the_runs_options(tmp_path):

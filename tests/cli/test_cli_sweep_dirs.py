@@ -1,14 +1,9 @@
 """Sweep and tournament directories are playtest's own, as run directories are."""
 
-from click.testing import CliRunner
 
-from playtest.cli import cli
+from cli_support import invoke
 
 GRID = 'players = 2\ngames = 200\nseed = 9\nstrategies = ["random"]\n[setup.players.2]\ninitial_marketing = [2, 3]\n'
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_a_sweep_directory_is_refused_without_force_and_replaced_with_it(tmp_path):

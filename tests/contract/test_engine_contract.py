@@ -7,19 +7,21 @@ gets all of it by registering. States are reached by playing legal actions
 through the jit-compiled verbs from Python; the per-game test folders keep
 only what is specific to a game's rules.
 
-* legal actions exist (distinct ids below ``MAX_ACTIONS``) until the game ends;
+* legal actions exist (distinct ids below ``MAX_ACTIONS``) until the game ends,
+  and their move keys lie below ``MAX_KEYS``;
 * ``apply`` of every legal action keeps the state valid: the game goes on to
   an end the reference engine accepts, with the same scores;
 * a copy plays on exactly like the original, streams included;
 * ``determinize`` keeps the seat's observation, the common head, the seats'
-  streams and (for the seat to move) its legal actions, plays on to a legal
+  streams and (for the seat to move) its legal actions and their move keys,
+  plays on to a legal
   end, and depends only on what the seat has seen (that it draws each hidden
   arrangement with its probability is checked game by game, on a small table
   whose arrangements the test enumerates: tests/<game>/test_state.py);
 * the search's choice (with rollouts or the learned leaf) and the learned
   player's do not change when hidden information is rearranged, and they
   leave the state as they found it but for their own stream;
-* ``result`` writes ``finished`` (the last game column) from the state;
+* ``result`` writes the game column ``finished`` from the state;
 * the batch kernels' traces replay in the reference engine, and a traced game
   is the batch's row;
 * game i of seed s is the same at any thread count and chunk size.
@@ -67,9 +69,13 @@ class Engine:
         return state, trace
 
     def legal(self, state):
-        actions = np.full(self.verbs.MAX_ACTIONS, -1, np.int64)
+        actions = np.full(self.game.max_actions, -1, np.int64)
         n = self.verbs.legal_actions(state, self.cfg.arrays, actions)
         return actions[:n].copy()
+
+    def keys(self, state):
+        """The move keys of the legal actions (``move_key``), sorted."""
+        return sorted(int(self.verbs.move_key(state, self.cfg.arrays, int(a))) for a in self.legal(state))
 
     def step(self, state, trace, pick):
         """Apply the legal action ``pick(n)`` chooses (by index); return (seat, legal actions, action)."""
@@ -145,9 +151,15 @@ def test_legal_actions_exist_until_the_game_ends_and_the_reference_replays_the_g
         for _, legal, _ in moves:
             assert len(legal) >= 1
             assert len(set(legal)) == len(legal)
-            assert min(legal) >= 0 and max(legal) < engine.verbs.MAX_ACTIONS
+            assert min(legal) >= 0 and max(legal) < engine.game.max_actions
         assert engine.legal(state).size == 0 or is_terminal(state)
         assert engine.replayed_scores(trace, state) == scores.tolist()
+
+
+def test_move_keys_lie_below_max_keys(engine):
+    for state, _ in engine.mid_game():
+        keys = engine.keys(state)
+        assert keys and 0 <= keys[0] and keys[-1] < engine.game.max_keys
 
 
 def test_apply_of_every_legal_action_keeps_the_state_valid(engine):
@@ -174,12 +186,12 @@ def test_a_copy_plays_on_exactly_like_the_original(engine):
         np.testing.assert_array_equal(twin[0], state[0])
 
 
-def test_result_writes_finished_as_the_last_game_column(engine):
-    assert engine.game.game_columns[-1] == "finished"
+def test_result_writes_finished_from_the_state(engine):
+    column = engine.game.game_columns.index("finished")
     for game in range(4):
         state, trace = engine.fresh(game)
         _, (*_, game_stats) = engine.play_out(state, trace, uniform(game))
-        assert game_stats[-1] == state[0][H_FINISHED] and game_stats[-1] in (0, 1)
+        assert game_stats[column] == state[0][H_FINISHED] and game_stats[column] in (0, 1)
 
 
 def test_determinize_keeps_what_the_seat_sees_and_plays_on_to_a_legal_end(engine):
@@ -190,8 +202,9 @@ def test_determinize_keeps_what_the_seat_sees_and_plays_on_to_a_legal_end(engine
             np.testing.assert_array_equal(engine.observation(world, seat), engine.observation(state, seat))
             np.testing.assert_array_equal(world[0][:HEAD], state[0][:HEAD])  # to move, kind, trace, finished
             np.testing.assert_array_equal(world[1][1:], state[1][1:])        # the seats' streams
-            if seat == to_move(state):
+            if seat == to_move(state):  # its actions and move keys name the same moves in every world
                 np.testing.assert_array_equal(engine.legal(world), engine.legal(state))
+                assert engine.keys(world) == engine.keys(state)
             moves, _ = engine.play_out(world, NONE, uniform(i))
             assert all(len(legal) >= 1 for _, legal, _ in moves)
 

@@ -13,21 +13,16 @@ import numba
 import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
 from playtest import api
-from playtest.cli import cli
 from simulator.core import output
 from simulator.core.batch import LocalChunks, RunError, StrategyFailure, allocate, run_batch, trace_one
 from simulator.core.kernels import RAISED
+from cli_support import invoke
 
 FAULTY = Path(__file__).with_name("faulty_strategy.py")
 LINEUP = ["faulty", "random", "random", "random"]
 FIRST_FAULTY_GAME = 4  # with seed 5: games 0-3 never meet the situation
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def assert_interrupted_run(out, chunks_kept):

@@ -10,19 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from playtest.cli import cli
 from strategies.games import PACKAGES, strategy_set
 from strategies.registry import StrategyError
+from cli_support import invoke
 
 ROOT = Path(__file__).parents[2]
 FORKS_ARGS = "kind, opt_dest, opt_value, n_options, obs, params, rng"
 GOOD_BODY = "    return 0\n"
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def strategy_file(tmp_path, text, name="mine.py"):

@@ -2,19 +2,14 @@
 
 import json
 
-from click.testing import CliRunner
 
-from playtest.cli import cli
+from cli_support import invoke
 
 STRONG = """[deck]
 values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 40]
 [players.4]
 time_cards = [100, 100, 100, 100, 100, 100]
 """
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_an_overwhelmingly_strong_card_is_named_first(tmp_path):

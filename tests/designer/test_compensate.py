@@ -4,6 +4,7 @@ import numpy as np
 
 from analyses.compensate import compensate
 from analyses.moments import SeatMoments
+from cli_support import invoke
 
 
 def planted(handicap, games=20_000, sd=4.0):
@@ -40,14 +41,6 @@ def test_a_handicap_beyond_the_range_is_said_plainly():
     found = compensate(planted([0, 15]), 2, seed=3)
     assert not found.found and found.verdict.kind == "unbalanced"
     assert found.sentence().startswith("Nothing in the searched range (-10 to 10 points per seat) balances the game")
-
-
-def invoke(*args):
-    from click.testing import CliRunner
-
-    from playtest.cli import cli
-
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_compensate_writes_a_table_simulate_accepts_and_json(tmp_path):

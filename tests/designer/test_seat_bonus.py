@@ -55,3 +55,20 @@ def test_ranks_with_a_seat_bonus_match_the_reference_engine(game):
 def test_a_bad_seat_bonus_is_refused_naming_it(bonus, where):
     with pytest.raises(SetupError, match=where.replace("[", r"\[").replace("]", r"\]")):
         api.prepare("forks", players=4, setup={"players": {"4": {"seat_bonus": bonus}}})
+
+
+def test_the_command_line_refuses_a_bad_seat_bonus_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from playtest.cli import cli
+
+    for text, message in (("[players.2]\nseat_bonus = [0.0, nan]\n", "players.2.seat_bonus[1]: must be a finite"),
+                          ("[players.2]\nseat_bonus = [0.5]\n", "players.2.seat_bonus: must list 2 numbers")):
+        setup = tmp_path / "bonus.toml"
+        setup.write_text(text)
+        out = tmp_path / "run"
+        refused = CliRunner().invoke(cli, ["simulate", "forks", "-p", "2", "-n", "10", "--setup", str(setup),
+                                           "--out", str(out)])
+        assert refused.exit_code == 2 and refused.output.startswith("error: setup table: ") and message in \
+            refused.output and refused.output.count("\n") == 1
+        assert not out.exists()

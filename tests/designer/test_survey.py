@@ -4,10 +4,9 @@ import json
 
 import numpy as np
 import polars as pl
-from click.testing import CliRunner
 
 from analyses.survey import count_list, recommendation, summarise_count
-from playtest.cli import cli
+from cli_support import invoke
 
 COLUMNS = ["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"]
 
@@ -52,10 +51,6 @@ def test_recommendation_words_for_each_kind():
                                          "by 2.0 to 5.0 points; inconclusive at 6 players (up to about 12,000 "
                                          "games per count would settle it).")
     assert count_list([2, 3, 4, 6, 8, 9]) == "2-4, 6 and 8-9"
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_survey_end_to_end_json_report_and_resume(tmp_path):

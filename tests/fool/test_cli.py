@@ -1,13 +1,8 @@
 """Fool! through the command line: the output contract, replay and a setup table that cannot deal."""
 
 import polars as pl
-from click.testing import CliRunner
 
-from playtest.cli import cli
-
-
-def invoke(*args):
-    return CliRunner().invoke(cli, list(args))
+from cli_support import invoke
 
 
 def test_simulate_writes_one_row_per_game_and_seat_with_the_fool_columns(tmp_path):

@@ -24,6 +24,7 @@ def test_one_game_length_is_said_in_words_without_a_mean_and_sd_that_repeat_it(s
     assert seats["rounds"].n_unique() == 1
     section, rows = feel_rows(seats)
     assert section.text == [f"Every game lasted {seats['rounds'][0]} rounds."]
+    assert "t-game-length" not in [f.name for f in section.figures]
     assert not set(run_report.ONE_LENGTH_METRICS) & set(rows)
     assert {"games", "mean score spread", "tie rate"} <= set(rows)
 
@@ -33,7 +34,7 @@ def test_games_of_different_lengths_keep_the_length_rows_and_their_figure(seats)
                                 .alias("rounds"))
     section, rows = feel_rows(longer)
     assert section.text == [] and set(run_report.ONE_LENGTH_METRICS) <= set(rows)
-    assert [f.name for f in section.figures] == ["t-score-distributions", "t-game-length"]
+    assert "t-game-length" in [f.name for f in section.figures]
 
 
 @pytest.mark.parametrize("rows, text", [

@@ -74,7 +74,7 @@ def record(name, n_games, *, players=None, lineup=None, seed=0, every=1, first_g
                     engine.features(obs, feat)
                     rows.append((feat.copy(), seat))
         engine.result(state, arrays, scores, standing, seat_stats, game_stats)
-        if not game_stats[-1]:  # the game column "finished": a capped game has no winner by the rules
+        if not game_stats[g.game_columns.index("finished")]:  # a capped game has no winner by the rules
             continue
         share = win_shares(standing)
         for f, seat in rows:

@@ -119,7 +119,10 @@ def test_the_sentence_claims_a_trend_only_where_every_step_shows_it():
     one = by_model.sentence(edges.head(1), pl.DataFrame(schema={"change": pl.String}))
     assert one.startswith("One model only (random), so no comparison")
     assert [s.split(":")[0] for s in by_model.verdict_sentences(edges)] == [
-        "With random in every seat", "With banker in every seat", "With mcts@64 in every seat"]
+        "With `random` in every seat", "With `banker` in every seat", "With `mcts@64` in every seat"]
+    named = edges.with_columns(verdict_sentence=pl.format("Inconclusive at ±1.0 points with `{}` in every seat: ...",
+                                                          "model"))
+    assert by_model.verdict_sentences(named) == named["verdict_sentence"].to_list()
 
 
 def test_default_models_follow_the_strategy_set():
@@ -167,7 +170,7 @@ def test_the_report_the_markdown_and_the_table_name_every_model(tiny):
     out, _ = tiny
     page = (out / "report.html").read_text()
     assert "First-seat edge by player model: Forks" in page
-    assert "With random in every seat:" in page and "With greedy in every seat:" in page
+    assert "with `random` in every seat" in page and "with `greedy` in every seat" in page
     assert 'data-figure="forks-first-seat"' in page
     markdown = (out / "by_model.md").read_text().splitlines()
     assert markdown[0].startswith("| game | model (every seat) | first-seat edge, points (95%) |")
@@ -207,7 +210,7 @@ def test_resume_keeps_the_finished_runs_and_plays_a_model_added_at_the_end(tmp_p
     (["--models", " , "], "give at least one player model"),
     (["--models", "random,random"], "repeated: random"),
     (["--models", "random", "--precision", "0"], "--precision"),
-    (["--players", "0"], "no row for 0 players"),
+    (["--players", "0"], "players.0"),
     (["--threads", "0"], "--threads"),
     (["--models", "random", "--param", "hedger=0.8"], "parameters for hedger: not among the models (random)"),
     (["--models", "random,hedger", "--param", "hedger=0.8,1"], "parameters for 'hedger'"),
