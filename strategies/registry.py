@@ -52,6 +52,9 @@ class StrategySet:
     strongest : str
         The game's strongest built-in heuristic (the default field of
         ``playtest ladder``), as measured in the README.
+    learned_looks_ahead : bool
+        The learned player values a move at its seat's next decision, the
+        others playing ``strongest`` (True), or right after the move.
     """
 
     game: str
@@ -60,6 +63,7 @@ class StrategySet:
     engine: object
     decision: Decision
     strongest: str = "random"
+    learned_looks_ahead: bool = True
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
 
@@ -95,7 +99,9 @@ class StrategySet:
     @property
     def lookahead(self):
         """``(id, default parameters)`` of the strongest heuristic: the other seats' play in the learned player's
-        look-ahead (``simulator.core.learned.learned_move``)."""
+        look-ahead (``simulator.core.learned.learned_move``); ``(-1, ())``: no look-ahead."""
+        if not self.learned_looks_ahead:
+            return -1, ()
         sid, s = self.get(self.strongest)
         return sid, tuple(s.params)
 

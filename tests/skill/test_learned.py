@@ -198,3 +198,11 @@ def test_training_is_reproducible_from_its_seed(design):
     check_model(a, forks.N_FEATURES)
     assert [r.rows for r in runs[0].rounds] == [r.rows for r in runs[1].rounds] and runs[0].rounds[0].rows > 50
     assert all(0 <= r.share <= 1 for r in runs[0].rounds)
+
+
+def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_in_fauch_fertig():
+    for game in ("forks", "fool", "fair-enough"):
+        sset = strategy_set(game)
+        sid, params = sset.lookahead
+        assert sset.names()[sid] == sset.strongest and params == tuple(sset.all[sid].params)
+    assert strategy_set("fauch-fertig").lookahead == (-1, ())
