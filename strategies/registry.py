@@ -52,6 +52,9 @@ class StrategySet:
     strongest : str
         The game's strongest built-in heuristic (the default field of
         ``playtest ladder``), as measured in the README.
+    learned_looks_ahead : bool
+        The learned player values a move at its seat's next decision, the
+        others playing ``strongest`` (True), or right after the move.
     """
 
     game: str
@@ -60,6 +63,7 @@ class StrategySet:
     engine: object
     decision: Decision
     strongest: str = "random"
+    learned_looks_ahead: bool = True
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
 
@@ -91,6 +95,15 @@ class StrategySet:
         """The id of the learned player ``learned`` (-1 when the game has none)."""
         names = self.names()
         return names.index(learned.NAME) if learned.NAME in names else -1
+
+    @property
+    def lookahead(self):
+        """``(id, default parameters)`` of the strongest heuristic: the other seats' play in the learned player's
+        look-ahead (``simulator.core.learned.learned_move``); ``(-1, ())``: no look-ahead."""
+        if not self.learned_looks_ahead:
+            return -1, ()
+        sid, s = self.get(self.strongest)
+        return sid, tuple(s.params)
 
     def action_classes(self):
         """The game's named action classes (bit i of ``mcts``'s forbid mask is class i)."""
@@ -181,7 +194,8 @@ class StrategySet:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
                 kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
-                                      search_sid=self.search_sid, learned_sid=self.learned_sid, search=search)
+                                      search_sid=self.search_sid, learned_sid=self.learned_sid,
+                                      lookahead=self.lookahead, search=search)
             else:
                 digest = hashlib.blake2b(source_fingerprint([self.engine.choose, *sources]).encode(),
                                          digest_size=10)
@@ -194,7 +208,7 @@ class StrategySet:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
                 kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid,
-                                      learned_sid=self.learned_sid, search=search)
+                                      learned_sid=self.learned_sid, lookahead=self.lookahead, search=search)
                 if all([cache_in(k, folder) for k in kernels[:2]]):
                     (folder / CHECKED).touch()
             self._kernels[search] = kernels

@@ -113,7 +113,8 @@ class Kernels(NamedTuple):
     learned: object
 
 
-def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, search=True):
+def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, lookahead=(-1, ()),
+                search=True):
     """Return the ``Kernels`` of an engine module bound to the dispatcher ``decide``.
 
     The engine module implements the state verbs of ``simulator.core.state``
@@ -122,7 +123,9 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid
     through them, handing the decisions of seats whose strategy id is
     ``search_sid`` to the search player (``simulator.core.search``; -1: no
     search player), and those of seats whose strategy id is ``learned_sid``
-    to the learned player (``simulator.core.learned``). With ``search=False``
+    to the learned player (``simulator.core.learned``), whose look-ahead plays
+    the other seats by ``lookahead``, ``(strategy id, parameters)`` of a
+    heuristic (-1: no look-ahead). With ``search=False``
     neither is compiled in (the kernels compile about twice as fast) and such a
     seat's decision is an illegal choice, so a run never plays it silently
     otherwise. An engine
@@ -138,7 +141,7 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid
     choose = bind_choose(engine, decide, cache=cache, tag=tag)
     if search:
         new_search, searcher, player = bind_engine_search(engine, choose, cache=cache, tag=tag, search_sid=search_sid,
-                                                          learned_sid=learned_sid)
+                                                          learned_sid=learned_sid, lookahead=lookahead)
     else:
         new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
@@ -183,13 +186,13 @@ def bind_choose(engine, decide, *, cache, tag=""):
                 decide=decide)
 
 
-def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid=-1):
+def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ())):
     """``(new_search, search, learned)`` bound to an engine module's verbs and its bound ``choose``
     (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
     verbs["result"] = bonus_result(engine, cache=cache, tag=tag)
     return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
-                       learned_sid=learned_sid, nrt=counts_references(engine))
+                       learned_sid=learned_sid, lookahead=lookahead, nrt=counts_references(engine))
 
 
 @nb.njit(cache=True)
@@ -208,11 +211,13 @@ SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move
                 "result", "horizon_mark", "MAX_ACTIONS", "MAX_KEYS", "observe", "features", "N_FEATURES", "OBS_SIZE")
 
 
-def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, nrt=True):
+def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ()), nrt=True):
     """Return ``(new_search, search, learned)`` of ``simulator.core.search`` and ``simulator.core.learned``
     bound to an engine's verbs: with them the learned player's (``observe``, ``features``, ``N_FEATURES``,
     ``OBS_SIZE``), whose strategy id is ``learned_sid`` (a search whose rollout is that id scores its leaves with
-    the learned model; ``new_search``'s buffers end with the learned player's, ``new_learned``).
+    the learned model; ``new_search``'s buffers end with the learned player's, ``new_learned``), and whose
+    look-ahead plays the other seats by ``lookahead``: ``(strategy id, parameter vector)`` of a heuristic
+    (``LOOKAHEAD_SID``, ``LOOKAHEAD_PARAMS``; id -1: no look-ahead).
 
     ``verbs`` maps the names the search templates call (``new_state``,
     ``copy_state``, ``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
@@ -225,7 +230,8 @@ def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, nrt=True):
     of all its arrays (a random rollout of Forks was about 25x slower with
     them, measured on 2 cores). ``new_search`` allocates and keeps it.
     """
-    names = dict(verbs, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
+    names = dict(verbs, SEARCH_SID=search_sid, LEARNED_SID=learned_sid, LOOKAHEAD_SID=lookahead[0],
+                 LOOKAHEAD_PARAMS=np.asarray(lookahead[1], np.float64))
     allowed = bind(search.allowed_actions, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)
     new_learned = bind(learned.new_learned, cache=cache, parallel=False, tag=tag, **names)
     seat_value = bind(learned.seat_value, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)

@@ -22,16 +22,19 @@ predicts the observing seat's final win share (1/k of a k-way shared win).
 The player ``learned`` (``learned_move``) determinizes the live state once
 for its seat (every random stream reseeded from its own, as the search
 does, so nothing hidden leaks), then for each legal action copies that
-world, applies the action and scores what its seat then observes (the real
-win share if the game ended); it takes the best, ties to the first legal
-action. The search (``simulator.core.search``) uses the same model as its
+world, applies the action, lets the other seats play on with the game's
+strongest heuristic until its seat is to move again (at most
+``LOOKAHEAD_PLIES`` moves per player), and scores what its seat then
+observes (the real win share if the game ended); it takes the best, ties to
+the first legal action. The search (``simulator.core.search``) uses the same model as its
 leaf evaluation (``leaf_shares``).
 
 ``new_learned``, ``learned_move`` and ``leaf_shares`` are templates bound per
 engine by ``simulator.core.kernels`` (``new_state``, ``copy_state``,
 ``determinize``, ``legal_actions``, ``apply``, ``result``, ``observe``,
-``features``, ``N_FEATURES``, ``OBS_SIZE``, ``MAX_ACTIONS``); ``value`` is
-shared. Everything but ``new_learned`` allocates nothing.
+``features``, ``choose``, ``N_FEATURES``, ``OBS_SIZE``, ``MAX_ACTIONS``, and
+the look-ahead's heuristic: its strategy id ``LOOKAHEAD_SID``, -1 for none,
+and parameters ``LOOKAHEAD_PARAMS``); ``value`` is shared. Everything but ``new_learned`` allocates nothing.
 """
 
 import math
@@ -46,6 +49,7 @@ LINEAR, TANH, RELU = 0, 1, 2
 KINDS = {LINEAR: "linear", TANH: "tanh", RELU: "relu"}
 M_KIND, M_FEATURES, M_HIDDEN, M_WEIGHTS = range(4)
 MIN_SHARE = 1e-3   # the leaf's floor on a seat's predicted share before the shares are normalised
+LOOKAHEAD_PLIES = 4  # the learned player's look-ahead stops after this many moves per player at the latest
 
 
 def model_size(kind, n_features, n_hidden):
@@ -129,8 +133,18 @@ def win_shares(standing, share):
 
 
 def new_learned(arrays, params, sids):
-    """Template: one thread's buffers of the learned player and the learned leaf (the only allocation)."""
+    """Template: one thread's buffers of the learned player and the learned leaf (the only allocation).
+
+    The last three are the look-ahead's: every seat's strategy id and
+    parameter row for ``choose``, set here to the bound heuristic
+    ``LOOKAHEAD_SID`` with ``LOOKAHEAD_PARAMS``, and a third world.
+    """
     players = sids.size
+    rsids = np.full(players, LOOKAHEAD_SID, np.int64)  # noqa: F821 (bound)
+    rparams = np.zeros(params.shape, np.float64)
+    for p in range(players):
+        for j in range(min(LOOKAHEAD_PARAMS.size, params.shape[1])):  # noqa: F821 (bound)
+            rparams[p, j] = LOOKAHEAD_PARAMS[j]  # noqa: F821 (bound)
     return (new_state(arrays, params),                    # noqa: F821 (bound)  the determinized world
             new_state(arrays, params),                    # noqa: F821 (bound)  the world after a tried action
             np.zeros(OBS_SIZE, np.int64),                 # noqa: F821 (bound)  an observation
@@ -139,7 +153,9 @@ def new_learned(arrays, params, sids):
             np.empty(MAX_ACTIONS, np.int64),              # noqa: F821 (bound)  legal actions
             np.empty(4, np.uint64),                       # the player's stream
             np.empty(players, np.float64),                # win shares of a finished game
-            np.empty(0, np.int64))                        # no trace
+            np.empty(0, np.int64),                        # no trace
+            rsids,                                        # the look-ahead's strategy per seat
+            rparams)                                      # its parameters per seat
 
 
 def seat_value(state, arrays, params, row, seat, buf, scores, standing, seat_stats, game_stats):
@@ -158,14 +174,21 @@ def seat_value(state, arrays, params, row, seat, buf, scores, standing, seat_sta
 def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
     """Template: the action the ``learned`` seat to move takes in ``state`` (left unchanged but for its stream).
 
-    Its parameter row is the model. ``buf`` are the search's buffers
+    Its parameter row is the model. It determinizes ``state`` once; for each
+    legal action it copies that world, applies the action, lets the other
+    seats play on with the bound heuristic ``LOOKAHEAD_SID`` (through
+    ``choose``) until the game ends, its seat is to move again, or
+    ``LOOKAHEAD_PLIES`` x players moves were made, and scores what its seat
+    then observes (``seat_value``). With ``LOOKAHEAD_SID`` -1 it scores the
+    position right after its move. Best value wins, ties to the first legal
+    action. ``buf`` are the search's buffers
     (``simulator.core.search.new_search``), whose last entry is the learned
     player's (``new_learned``). ``scores``, ``standing``, ``seat_stats``
     and ``game_stats`` are the game's output rows, used as scratch (the
-    caller writes the real result after the game).
+    caller writes the real result after the game). Allocation-free.
     """
     lbuf = buf[-1]
-    world, trial, acts, rng, no_trace = lbuf[0], lbuf[1], lbuf[5], lbuf[6], lbuf[8]
+    world, trial, acts, rng, no_trace, rsids, rparams = lbuf[0], lbuf[1], lbuf[5], lbuf[6], lbuf[8], lbuf[9], lbuf[10]
     me = to_move(state)
     rngs = state[1]
     for k in range(4):
@@ -179,10 +202,15 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     for k in range(4):
         rngs[1 + me, k] = rng[k]
     n = legal_actions(world, arrays, acts)  # noqa: F821 (bound)
+    cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0  # noqa: F821 (bound)
     best, best_value = -1, -1e300
     for i in range(n):
         copy_state(world, trial)  # noqa: F821 (bound)
         apply(trial, arrays, acts[i], no_trace, False)  # noqa: F821 (bound)
+        plies = 0
+        while plies < cap and not is_terminal(trial) and to_move(trial) != me:
+            apply(trial, arrays, choose(trial, arrays, rsids, rparams), no_trace, False)  # noqa: F821 (bound)
+            plies += 1
         v = seat_value(trial, arrays, params, me, me, lbuf, scores, standing, seat_stats,  # noqa: F821 (bound)
                        game_stats)
         if v > best_value:

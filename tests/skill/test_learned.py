@@ -9,9 +9,10 @@ from playtest import api
 from playtest.cli import cli
 from simulator import games
 from simulator.core.learned import LINEAR, RELU, TANH, check_model, model_size, value
+from simulator.core.rng import next_u64
 from simulator.core.state import is_terminal, to_move
 from simulator.forks import engine as forks
-from simulator.forks.layout import INVEST, OBS_SIZE
+from simulator.forks.layout import OBS_SIZE
 from strategies.games import strategy_set
 
 
@@ -74,33 +75,80 @@ def forks_player():
     return cfg, sids, params, model, new_search(cfg.arrays, params, sids), player, outputs
 
 
-def test_learned_takes_the_move_whose_position_the_model_values_most():
-    """On a Forks investment of a seat that is not the last to pick, the position after each move is known to
-    the seat (its holdings grow by the card): the player's choice is the brute-force argmax of the model."""
+def reference_choice(state, arrays, me, model, choose, rsids, rparams, cap, outputs):
+    """The learned player written step by step in Python on the engine's verbs: determinize once from the seat's
+    stream (every lane reseeded from it; the advanced stream is stored back in ``state``), then for each legal
+    action play the others on by ``choose`` until the seat is to move again, the game ends or ``cap`` moves were
+    made, and value the seat's observation (its win share if the game ended; ``outputs`` give the result's
+    shapes)."""
+    none = np.empty(0, np.int64)
+    rng = state[1][1 + me].copy()
+    world, trial = forks.new_state(arrays, rparams), forks.new_state(arrays, rparams)
+    forks.copy_state(state, world)
+    forks.determinize(world, arrays, me, rng)
+    for lane in range(world[1].shape[0]):
+        for k in range(4):
+            world[1][lane, k] = next_u64(rng)
+    state[1][1 + me] = rng
+    actions = np.empty(forks.MAX_ACTIONS, np.int64)
+    n = forks.legal_actions(world, arrays, actions)
+    obs, feat = np.zeros(OBS_SIZE, np.int64), np.zeros(forks.N_FEATURES)
+    values, moves = [], []
+    for a in actions[:n]:
+        forks.copy_state(world, trial)
+        forks.apply(trial, arrays, a, none, False)
+        plies = 0
+        while plies < cap and not is_terminal(trial) and to_move(trial) != me:
+            forks.apply(trial, arrays, choose(trial, arrays, rsids, rparams), none, False)
+            plies += 1
+        moves.append(plies)
+        if is_terminal(trial):  # a finished game: the seat's real win share
+            scores, standing, seat_stats, game_stats = (np.zeros_like(o) for o in outputs)
+            forks.result(trial, arrays, scores, standing, seat_stats, game_stats)
+            top = standing == standing.max()
+            values.append(top[me] / top.sum())
+            continue
+        forks.observe(trial, arrays, me, obs)
+        forks.features(obs, feat)
+        values.append(numpy_value(model, feat))
+    return int(actions[int(np.argmax(values))]), max(moves)
+
+
+def test_learned_takes_the_move_the_model_values_most_at_its_next_decision():
+    """At every decision of a Forks seat the player's choice is the argmax of the model at the seat's next
+    decision, the other seats playing on by the strongest heuristic (pusher) in one determinized world (a Python
+    reference on the engine's verbs); and the look-ahead does pass over other seats' moves."""
+    from simulator.core.kernels import bind_choose
+    from simulator.core.learned import LOOKAHEAD_PLIES
+
     cfg, sids, params, model, buf, player, outputs = forks_player()
+    sset = strategy_set("forks")
+    pusher, pusher_params = sset.lookahead
+    assert sset.names()[pusher] == "pusher"
+    choose = bind_choose(forks, sset.dispatch, cache=False)
+    rsids = np.full(cfg.players, pusher, np.int64)
+    rparams = np.zeros(params.shape)
+    rparams[:, :len(pusher_params)] = pusher_params
     arrays, none = cfg.arrays, np.empty(0, np.int64)
     rng = np.random.default_rng(0)
-    state, trial = forks.new_state(arrays, params), forks.new_state(arrays, params)
-    obs, feat = np.zeros(OBS_SIZE, np.int64), np.zeros(forks.N_FEATURES)
+    state = forks.new_state(arrays, params)
     actions = np.empty(forks.MAX_ACTIONS, np.int64)
-    checked = 0
-    for game in range(12):
+    checked, looked = 0, 0
+    for game in range(3):
         forks.reset(state, arrays, 7, game, none, False)
         while not is_terminal(state):
+            me = int(to_move(state))
+            copy = forks.new_state(arrays, params)
+            forks.copy_state(state, copy)
+            want, plies = reference_choice(copy, arrays, me, model, choose, rsids, rparams,
+                                           LOOKAHEAD_PLIES * cfg.players, outputs)
+            assert player(state, arrays, sids, params, buf, *outputs) == want
+            np.testing.assert_array_equal(state[1][1 + me], copy[1][1 + me])  # one determinization's draws
+            checked += 1
+            looked += plies > 0
             n = forks.legal_actions(state, arrays, actions)
-            p = int(to_move(state))
-            if state[0][1] == INVEST and p < cfg.players - 1:
-                values = []
-                for a in actions[:n]:
-                    forks.copy_state(state, trial)
-                    forks.apply(trial, arrays, a, none, False)
-                    forks.observe(trial, arrays, p, obs)
-                    forks.features(obs, feat)
-                    values.append(numpy_value(model, feat))
-                assert player(state, arrays, sids, params, buf, *outputs) == int(np.argmax(values))
-                checked += 1
             forks.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
-    assert checked > 50
+    assert checked > 50 and looked > checked // 2
 
 
 def test_learned_plays_whole_games_without_reference_counting_reproducibly():
@@ -150,3 +198,11 @@ def test_training_is_reproducible_from_its_seed(design):
     check_model(a, forks.N_FEATURES)
     assert [r.rows for r in runs[0].rounds] == [r.rows for r in runs[1].rounds] and runs[0].rounds[0].rows > 50
     assert all(0 <= r.share <= 1 for r in runs[0].rounds)
+
+
+def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_in_fauch_fertig():
+    for game in ("forks", "fool", "fair-enough"):
+        sset = strategy_set(game)
+        sid, params = sset.lookahead
+        assert sset.names()[sid] == sset.strongest and params == tuple(sset.all[sid].params)
+    assert strategy_set("fauch-fertig").lookahead == (-1, ())
