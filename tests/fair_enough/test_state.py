@@ -105,7 +105,7 @@ def test_every_game_is_finished_after_six_rounds(kernels, strategies):
     status = np.ones(count, np.int32)
     kernels[0](config.arrays, sids, params, 4, 0, count, *out, status)
     assert not status.any()
-    assert GAME_COLUMNS[-1] == "finished"
+    assert GAME_COLUMNS[G_FINISHED] == "finished"
     assert (out[3][:, G_FINISHED] == 1).all() and (out[3][:, G_ROUNDS] == 6).all()
 
 

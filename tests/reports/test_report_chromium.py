@@ -82,7 +82,7 @@ def test_verdict_first_and_nothing_overflows(study, tmp_path, kind):
 def test_every_figure_of_a_combined_report_loads(study, tmp_path):
     report = write_report([study["plain"], study["sweep"], study["tournament"]], tmp_path / "report.html")
     page = rendered(report, tmp_path)
-    assert page["images"] == page["loaded"] == 6  # 2 for the run, 1 for the sweep, 3 for the tournament
+    assert page["images"] == page["loaded"] == 7  # 3 for the run (scores, length, comeback), 1 for the sweep, 3 for the tournament
 
 
 def test_ladder_report_verdict_first_and_nothing_overflows(ladder_dir, tmp_path):
