@@ -7,7 +7,7 @@ import toy_nim
 from simulator.core.kernels import SEARCH_VERBS, bind_search
 
 VERBS = {name: getattr(toy_nim, name) for name in SEARCH_VERBS + ("choose",)}
-NEW_SEARCH, SEARCH = bind_search(VERBS, cache=False, search_sid=0)
+NEW_SEARCH, SEARCH, _ = bind_search(VERBS, cache=False, search_sid=0)  # (the learned player: not used here)
 
 
 def decide(pile, iterations=2000, exploration=0.7, rollout=-1, forbid=0, seed=3):

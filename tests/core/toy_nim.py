@@ -18,6 +18,8 @@ MAX_ACTIONS = 3
 MAX_KEYS = MAX_ACTIONS
 ACTION_CLASSES = ("take-three", "take-one")
 EVALUATION_POINT = None
+OBS_SIZE = 2      # the pile, and whether the observing seat is to move
+N_FEATURES = 1    # the pile in units of four (the learned leaf's input; the search tests do not use it)
 PILE, WINNER = HEAD, HEAD + 1
 
 
@@ -79,3 +81,13 @@ def choose(state, arrays, sids, params):
     """Uniform over the legal actions, from the mover's own stream (the toy's only strategy)."""
     seat = state[0][H_TO_MOVE]
     return randint(state[1][1 + seat], min(3, state[0][PILE]))
+
+
+@nb.njit(cache=True)
+def observe(state, arrays, seat, obs):
+    obs[0], obs[1] = state[0][PILE], 1 if state[0][H_TO_MOVE] == seat else 0
+
+
+@nb.njit(cache=True)
+def features(obs, out):
+    out[0] = obs[0] / 4.0
