@@ -42,7 +42,7 @@ import math
 import numba as nb
 import numpy as np
 
-from simulator.core.rng import next_u64
+from simulator.core.rng import reseed_from
 from simulator.core.state import is_terminal, to_move
 
 LINEAR, TANH, RELU = 0, 1, 2
@@ -195,10 +195,7 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
         rng[k] = rngs[1 + me, k]
     copy_state(state, world)  # noqa: F821 (bound)
     determinize(world, arrays, me, rng)  # noqa: F821 (bound)
-    wrngs = world[1]
-    for lane in range(wrngs.shape[0]):
-        for k in range(4):
-            wrngs[lane, k] = next_u64(rng)
+    reseed_from(world[1], rng)
     for k in range(4):
         rngs[1 + me, k] = rng[k]
     n = legal_actions(world, arrays, acts)  # noqa: F821 (bound)

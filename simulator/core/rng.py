@@ -104,3 +104,16 @@ def seed_game(states, seed, game):
     """Seed every lane of ``states`` (uint64[lanes, 4]) for one game. Jit-compiled."""
     for lane in range(states.shape[0]):
         seed_stream(states[lane], seed, game, lane)
+
+
+@nb.njit(cache=True)
+def reseed_from(states, state):
+    """Draw every stream of ``states`` (``[lanes, 4]``) afresh from the stream ``state``, lane by lane. Jit-compiled.
+
+    A player that determinizes a game for its seat calls this on the copy, so
+    nothing hidden in the live game's streams (the next cards dealt, the other
+    seats' coin flips) reaches the worlds it imagines.
+    """
+    for lane in range(states.shape[0]):
+        for k in range(4):
+            states[lane, k] = next_u64(state)

@@ -82,7 +82,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core.learned import win_shares
-from simulator.core.rng import next_u64, randint
+from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
 
 P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_HORIZON, P_ROLLOUT_PARAMS = range(6)
@@ -195,10 +195,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 log_rng[it, k] = rng[k]
         copy_state(state, work)  # noqa: F821 (bound)
         determinize(work, arrays, me, rng)  # noqa: F821 (bound)
-        wrngs = work[1]
-        for lane in range(wrngs.shape[0]):
-            for k in range(4):
-                wrngs[lane, k] = next_u64(rng)
+        reseed_from(work[1], rng)
         node = 0
         in_tree = True  # descending the tree until one key is expanded, then rolling out
         while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)  # noqa: F821
