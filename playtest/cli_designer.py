@@ -27,6 +27,24 @@ from simulator.core.batch import MAX_SEED, RunError
 from simulator.core.setup import read_toml
 
 
+def lineup_options(strategy_help):
+    """``--strategy`` (described by ``strategy_help``), ``--rotate-seats``, ``--strategy-file``, ``--param``,
+    ``--variant`` and ``--setup``: who plays which game, as for ``simulate``."""
+    def decorate(f):
+        for option in reversed([
+            click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
+                         help=strategy_help),
+            click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies."),
+            click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path()),
+            click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,..."),
+            click.option("--variant", default="standard", show_default=True),
+            click.option("--setup", type=click.Path(dir_okay=False), default=None,
+                         help="TOML file over the setup table.")]):
+            f = option(f)
+        return f
+    return decorate
+
+
 def backend_options(f):
     """``--backend``, ``--scheduler``, ``--workers``: where the runs are played, as for ``simulate``."""
     for option in reversed([
@@ -57,13 +75,7 @@ def _counts(text, game, setup):
 @click.option("--games", "-n", type=click.IntRange(min=2), default=surveys.DEFAULT_GAMES, show_default=True,
               help="Games per player count (deals, with --rotate-seats).")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Run seed.")
-@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
-              help="One strategy for every seat; with --rotate-seats, several rotated over the seats.")
-@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
-@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
-@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
-@click.option("--variant", default="standard", show_default=True)
-@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@lineup_options("One strategy for every seat; with --rotate-seats, several rotated over the seats.")
 @click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
               help="Directory for the survey (survey.json, summary.csv, runs/, report.html) [default: none kept].")
 @click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
@@ -147,13 +159,7 @@ def _lineup(strategies, players, rotate_seats):
               help="Games (deals, with --rotate-seats) per evaluation and for the confirmation.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED - CONFIRM_OFFSET), default=0, show_default=True,
               help=f"Search seed; the confirmation plays seed + {CONFIRM_OFFSET:,}.")
-@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
-              help="Strategy name; once for every seat, or once per seat.")
-@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
-@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
-@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
-@click.option("--variant", default="standard", show_default=True)
-@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@lineup_options("Strategy name; once for every seat, or once per seat.")
 @click.option("--low", type=FiniteRange(-1e6, 1e6), default=None,
               help="Lowest knob value searched per seat [seat_bonus: -10 relative to seat 0; start_coins: 0].")
 @click.option("--high", type=FiniteRange(-1e6, 1e6), default=None,
