@@ -79,6 +79,11 @@ class StrategySet:
 
         return games.get(self.game).title
 
+    def heuristics(self):
+        """The names of the strategies a seat plays through the engine's ``choose`` (every one but the search
+        player ``mcts`` and the learned player ``learned``, which the game loop runs itself)."""
+        return [name for name in self.names() if name not in (search.NAME, learned.NAME)]
+
     @property
     def search_sid(self):
         """The id of the search player ``mcts`` (-1 when the game has none)."""

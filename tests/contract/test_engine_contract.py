@@ -52,7 +52,7 @@ class Engine:
         self.players = self.cfg.players
         self.strategies = strategy_set(name)
         self.sids, self.params, _ = self.strategies.seats(["random"], self.players)
-        self.heuristics = [s.name for s in self.strategies.builtins if s.name != "mcts"]
+        self.heuristics = self.strategies.heuristics()
 
     def outputs(self):
         g, p = self.game, self.players

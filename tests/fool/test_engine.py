@@ -14,7 +14,7 @@ GAMES = 2000
 def test_reference_replays_kernel_games_without_disagreement(players, strategies, kernels):
     run_chunk, trace_game = kernels
     cfg = config(players)
-    names = [n for n in strategies.names() if n != "mcts"]  # the search player: tests/skill
+    names = strategies.heuristics()  # mcts and learned: tests/skill and the contract
     # every heuristic in every seat over the games: game g puts names[(g + s) % len] in seat s
     checked = 0
     for rotation in range(len(names)):
