@@ -217,7 +217,7 @@ def mid_game_states(g, cfg, params, count=32):
     """``count`` states of random games of ``g``, each after a different number of random actions."""
     engine, arrays, none = g.engine, cfg.arrays, np.empty(0, np.int64)
     rng = np.random.default_rng(0)
-    actions = np.empty(engine.MAX_ACTIONS, np.int64)
+    actions = np.empty(g.max_actions, np.int64)
     states = []
     game = 0
     while len(states) < count:

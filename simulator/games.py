@@ -14,6 +14,10 @@ PACKAGES = {
     "fauch-fertig": "simulator.fauch_fertig",
     "fair-enough": "simulator.fair_enough",
 }
+# hidden games: playable by name and covered by the engine contract, but not listed to users
+EXAMPLES = {
+    "nim": "simulator.example",  # the example game a new game copies (docs/CONTRIBUTING-GAMES.md)
+}
 
 
 class UnknownGame(KeyError):
@@ -21,16 +25,18 @@ class UnknownGame(KeyError):
         return self.args[0]
 
 
-def names():
-    """The names of all games, in the order they were added."""
-    return list(PACKAGES)
+def names(examples=False):
+    """The names of the games, in the order they were added; with ``examples`` the hidden ones too."""
+    return list(PACKAGES) + (list(EXAMPLES) if examples else [])
 
 
 def get(name):
-    """Return the ``Game`` registered as ``name``, validated (``Game.validate``) the first time it is loaded."""
-    if name not in PACKAGES:
+    """Return the ``Game`` registered as ``name`` (a hidden example game too), validated (``Game.validate``)
+    the first time it is loaded."""
+    package = PACKAGES.get(name) or EXAMPLES.get(name)
+    if package is None:
         raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(PACKAGES)})")
-    return _loaded(PACKAGES[name])
+    return _loaded(package)
 
 
 @functools.cache

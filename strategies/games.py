@@ -7,6 +7,7 @@ PACKAGES = {
     "fool": "strategies.fool",
     "fauch-fertig": "strategies.fauch_fertig",
     "fair-enough": "strategies.fair_enough",
+    "nim": "strategies.example",  # the hidden example game (simulator.games.EXAMPLES)
 }
 
 

@@ -75,9 +75,13 @@ class StrategySet:
         return [s.name for s in self.all]
 
     def title(self):
+        return self.description().title
+
+    def description(self):
+        """The game's descriptor (``simulator.core.game.Game``): the engine's constants the kernels bind."""
         from simulator import games
 
-        return games.get(self.game).title
+        return games.get(self.game)
 
     def heuristics(self):
         """The names of the strategies a seat plays through the engine's ``choose`` (every one but the search
@@ -112,12 +116,12 @@ class StrategySet:
 
     def action_classes(self):
         """The game's named action classes (bit i of ``mcts``'s forbid mask is class i)."""
-        return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
+        return self.description().action_classes
 
     def evaluation_point(self):
-        """Where ``mcts`` with a horizon stops its rollouts (the engine's ``EVALUATION_POINT``; None: no such
+        """Where ``mcts`` with a horizon stops its rollouts (the descriptor's ``evaluation_point``; None: no such
         point, every horizon but 0 is refused)."""
-        return self.engine.EVALUATION_POINT
+        return self.description().evaluation_point
 
     def get(self, name):
         """``(id, Strategy)`` for a name; ``mcts@N`` and ``mcts:no-CLASS`` give ``mcts`` with N iterations
@@ -198,7 +202,7 @@ class StrategySet:
         if search not in self._kernels:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
             if not self.extra:
-                kernels = bind_engine(self.engine, self.dispatch, cache=True, sources=sources,
+                kernels = bind_engine(self.description(), self.dispatch, cache=True, sources=sources,
                                       search_sid=self.search_sid, learned_sid=self.learned_sid,
                                       lookahead=self.lookahead, search=search)
             else:
@@ -212,7 +216,7 @@ class StrategySet:
                     for s in self.extra:
                         user_files.check_compiles(s.file, self.decision)
                 dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
-                kernels = bind_engine(self.engine, dispatch, cache=False, search_sid=self.search_sid,
+                kernels = bind_engine(self.description(), dispatch, cache=False, search_sid=self.search_sid,
                                       learned_sid=self.learned_sid, lookahead=self.lookahead, search=search)
                 if all([cache_in(k, folder) for k in kernels[:2]]):
                     (folder / CHECKED).touch()
@@ -239,7 +243,7 @@ class StrategySet:
         if "recorder" not in self._kernels:
             self.kernels(search=True)
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
-            self._kernels["recorder"] = bind_recorder(self.engine, self.dispatch, self._kernels[True], cache=True,
+            self._kernels["recorder"] = bind_recorder(self.description(), self.dispatch, self._kernels[True], cache=True,
                                                       sources=sources, search_sid=self.search_sid,
                                                       learned_sid=self.learned_sid)
         return self._kernels["recorder"]

@@ -25,7 +25,7 @@ Parameter vector (``--param mcts=...``)::
   GAME``); ``playtest restrict`` sets it;
 * ``horizon``: 0 plays every rollout to the end of the game; h >= 1 stops
   it at the h-th evaluation point ahead and scores the standing there (only
-  in a game that has them: ``EVALUATION_POINT`` of its engine, printed by
+  in a game that has them: ``evaluation_point`` of its descriptor, printed by
   ``playtest strategies GAME``; Fool!: the end of a deal, Forks: the end of
   a round). Left out, the game's default: 1 in Fool! and Forks
   (``FOOL_HORIZON``, ``FORKS_HORIZON``), 0 in the others.
@@ -81,8 +81,8 @@ def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=N
     heuristic's parameters from ``defaults`` (the seat's default vector), the heuristic's from its defaults.
 
     ``heuristics`` lists the game's built-in strategies in id order (as
-    ``(name, default params)``); ``evaluation_point`` is the engine's
-    ``EVALUATION_POINT`` (None: every horizon but 0 is refused);
+    ``(name, default params)``); ``evaluation_point`` is the game descriptor's
+    ``evaluation_point`` (None: every horizon but 0 is refused);
     ``check_learned`` validates a learned model (rollout = ``learned``: the
     learned leaf evaluation, whose model may have any valid length). Returns the full
     vector; raises ``ValueError`` saying what is wrong.

@@ -74,9 +74,11 @@ class StrategyFailure(RunError):
     """A strategy that raised or chose illegally; the message names it, the game and the seed."""
 
     @classmethod
-    def illegal(cls, names, seat, game_index, seed):
-        return cls(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice in game {game_index} "
-                   f"of the run with seed {seed}")
+    def illegal(cls, names, seat, value, game_index, seed):
+        """The illegal choice of ``seat`` in a game; ``value`` is what its strategy returned (the kernel's
+        ``standing[0]`` of that game, see ``simulator.core.kernels.play_game``)."""
+        return cls(f"strategy {names[seat]!r} (seat {seat}) made an illegal choice (it returned {value}, not one "
+                   f"of its options) in game {game_index} of the run with seed {seed}")
 
 
 class GameRaised(RunError):
@@ -180,7 +182,7 @@ def play_raw(spec, run_chunk, start, count, stop=None):
             k = int(bad[0])
             if status[k] == RAISED:
                 raise GameRaised(start + k, rotation, spec.seed)
-            raise StrategyFailure.illegal(names, int(status[k]) - 1, start + k, spec.seed)
+            raise StrategyFailure.illegal(names, int(status[k]) - 1, int(outputs[1][k, 0]), start + k, spec.seed)
         played.append((rotation, names, outputs))
     return played
 
@@ -526,10 +528,10 @@ def trace_one(spec, trace_game, game_index, rotation=None):
     when the run rotates seats).
     """
     _, names, sids, params = rotations(spec)[rotation or 0]
-    n, trace, scores, _, seat_stats, game_stats = traced_game(spec.game, spec.config, trace_game, sids, params,
-                                                              spec.seed, game_index)
+    n, trace, scores, standing, seat_stats, game_stats = traced_game(spec.game, spec.config, trace_game, sids,
+                                                                     params, spec.seed, game_index)
     if n < 0:
-        raise StrategyFailure.illegal(names, -n - 1, game_index, spec.seed)
+        raise StrategyFailure.illegal(names, -n - 1, int(standing[0]), game_index, spec.seed)
     return trace, scores, seat_stats, game_stats
 
 

@@ -12,14 +12,15 @@ engine's state verbs, the shared game loop and a strategy dispatcher)::
         plays games start..start+count-1 in parallel; row k of each output
         holds game start+k. ``standing`` orders seats (higher is better,
         equal means a shared place); ``status[k]`` is 0, 1+seat of a
-        strategy that returned an illegal choice, or -1 (``RAISED``) when a
-        strategy raised in that game (its rows are then not a game).
+        strategy that returned an illegal choice (``standing[k, 0]`` is then
+        the value it returned), or -1 (``RAISED``) when a strategy raised in
+        that game (its rows are then not a game).
 
     trace_game(arrays, sids, params, seed, game,
                scores, standing, seat_stats, game_stats, trace) -> int
         plays one game exactly as run_chunk does, writes its action trace into
         ``trace`` and returns the trace length (negative: -(1+seat) of an
-        illegal choice).
+        illegal choice, whose value is ``standing[0]``).
 """
 
 from dataclasses import dataclass, field
@@ -33,10 +34,9 @@ class InvalidGame(ValueError):
     """A game description or engine module that breaks the contract of ``simulator.core.state``."""
 
 
-# what every engine module defines: the state verbs, the choose template and the constants the kernels bind
+# what every engine module defines: the state verbs and the choose template (its constants are the descriptor's)
 ENGINE_NAMES = ("new_state", "reset", "legal_actions", "apply", "result", "observe", "copy_state", "determinize",
-                "horizon_mark", "move_key", "action_class", "choose", "MAX_ACTIONS", "MAX_KEYS", "GAME_ENTRIES",
-                "EVALUATION_POINT")
+                "horizon_mark", "move_key", "action_class", "choose")
 
 
 @dataclass(frozen=True)
@@ -75,37 +75,19 @@ class Game:
     engine: object           # module with the state verbs (simulator.core.state) and the choose template
     narrate: Callable        # (config, trace, strategy_names) -> list[str]
     reference: Callable      # (config, trace) -> the reference engine's replay result
+    # the engine's constants: the kernels and the search bind them from here (simulator.core.kernels)
+    max_actions: int         # every action id is below this (MAX_ACTIONS in the kernels)
+    max_keys: int            # every move key (move_key) is below this (MAX_KEYS)
+    game_entries: int        # state entries from here on are per-thread buffers, not part of the game
+    allocation_free: bool = False  # the verbs create no arrays: the game is compiled without reference counting
+    evaluation_point: str | None = None  # where a search with a horizon stops its rollouts (one line), or None
+    action_classes: tuple = ()  # the names of the classes action_class reports as bits (mcts:no-CLASS)
+    standing_point: int = 1  # standing units per point of score (simulator.core.seat_bonus)
     scenario: Callable | None = None  # (table: dict, strategies: StrategySet) -> (lines, result dict)
     play_reference: Callable | None = None  # (config, seed) -> one game by the reference engine,
     #                                         `random` in every seat (for the benchmark)
     bench_games: int = 200_000  # games per benchmark measurement
     open_tables: tuple = ("players",)  # setup tables where --setup may add keys (see core.setup.merge)
-
-    # the engine's constants, read from its module (the kernels and the search bind them by these names)
-    @property
-    def max_actions(self):
-        """Every action id is below this (``MAX_ACTIONS``)."""
-        return self.engine.MAX_ACTIONS
-
-    @property
-    def max_keys(self):
-        """Every move key (``move_key``) is below this (``MAX_KEYS``)."""
-        return self.engine.MAX_KEYS
-
-    @property
-    def allocation_free(self):
-        """True when the verbs create no arrays, so the game is compiled without reference counting."""
-        return getattr(self.engine, "ALLOCATION_FREE", False)
-
-    @property
-    def evaluation_point(self):
-        """Where a search with a horizon stops its rollouts (one line), or None (``EVALUATION_POINT``)."""
-        return self.engine.EVALUATION_POINT
-
-    @property
-    def action_classes(self):
-        """The names of the action classes ``action_class`` reports as bits (``ACTION_CLASSES``)."""
-        return tuple(getattr(self.engine, "ACTION_CLASSES", ()))
 
     def validate(self):
         """Check the description and the engine's constants and verbs; raise ``InvalidGame`` (one line) if not.
@@ -127,18 +109,19 @@ class Game:
         missing = [v for v in ENGINE_NAMES if not hasattr(self.engine, v)]
         if missing:
             refuse(f"its engine module lacks {', '.join(missing)} (see simulator.core.state)")
-        for name in ("MAX_ACTIONS", "MAX_KEYS", "GAME_ENTRIES"):
-            value = getattr(self.engine, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (2 if name == "GAME_ENTRIES" else 1):
-                refuse(f"{name} must be a positive whole number{' of at least 2' if name == 'GAME_ENTRIES' else ''}"
-                       f", got {value!r}")
+        for name, least in (("max_actions", 1), ("max_keys", 1), ("game_entries", 2), ("standing_point", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                refuse(f"{name} must be a whole number of at least {least}, got {value!r}")
         if not isinstance(self.allocation_free, bool):
-            refuse(f"ALLOCATION_FREE must be True or False, got {self.allocation_free!r}")
-        if not (self.evaluation_point is None or (isinstance(self.evaluation_point, str) and self.evaluation_point)):
-            refuse(f"EVALUATION_POINT must be None or one line saying where it is, got {self.evaluation_point!r}")
+            refuse(f"allocation_free must be True or False, got {self.allocation_free!r}")
+        point = self.evaluation_point
+        if not (point is None or (isinstance(point, str) and point and "\n" not in point)):
+            refuse(f"evaluation_point must be None or one line saying where it is, got {point!r}")
         classes = self.action_classes
-        if not all(isinstance(c, str) and c for c in classes) or len(set(classes)) != len(classes) or len(classes) > 62:
-            refuse(f"ACTION_CLASSES must be at most 62 distinct names, got {classes!r}")
+        if (not isinstance(classes, tuple) or not all(isinstance(c, str) and c for c in classes)
+                or len(set(classes)) != len(classes) or len(classes) > 62):
+            refuse(f"action_classes must be a tuple of at most 62 distinct names, got {classes!r}")
         return self
 
     def default_setup(self):

@@ -27,7 +27,7 @@ import numpy as np
 
 from simulator.core import leaders, learned, recorder, search, seat_bonus
 from simulator.core.atomic import fetch_add
-from simulator.core.state import is_terminal, to_move, trace_length
+from simulator.core.state import H_CHOICE, is_terminal, to_move, trace_length
 
 
 def bind(template, *, cache, parallel, nrt=True, inline=False, tag="", **names):
@@ -113,11 +113,11 @@ class Kernels(NamedTuple):
     learned: object
 
 
-def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, lookahead=(-1, ()),
+def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, lookahead=(-1, ()),
                 search=True):
-    """Return the ``Kernels`` of an engine module bound to the dispatcher ``decide``.
+    """Return the ``Kernels`` of a game (its ``simulator.core.game.Game``) bound to the dispatcher ``decide``.
 
-    The engine module implements the state verbs of ``simulator.core.state``
+    The game's engine module (``game.engine``) implements the state verbs of ``simulator.core.state``
     (``new_state``, ``reset``, ``apply``, ``result``...) and the template
     ``choose`` (calls ``decide``); the game loop ``play_game`` below plays
     through them, handing the decisions of seats whose strategy id is
@@ -128,24 +128,25 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid
     heuristic (-1: no look-ahead). With ``search=False``
     neither is compiled in (the kernels compile about twice as fast) and such a
     seat's decision is an illegal choice, so a run never plays it silently
-    otherwise. An engine
-    whose verbs create no array and no view (no
-    slicing) sets ``ALLOCATION_FREE = True``: its game is then compiled
-    without reference counting, which makes every call into a strategy
-    cheaper (2-3x faster games on Forks). ``sources`` are the decision
-    functions behind ``decide``; with ``cache`` their sources key the cache
-    files.
+    otherwise. The constants come from the descriptor, not the engine module:
+    a game whose verbs create no array and no view (no slicing) declares
+    ``allocation_free=True`` and is then compiled without reference
+    counting, which makes every call into a strategy cheaper (2-3x faster
+    games on Forks). ``sources`` are the decision functions behind
+    ``decide``; with ``cache`` their sources key the cache files (the
+    engine's folder holds its ``GAME``, so an edited constant is never
+    served stale machine code).
     """
-    nrt = counts_references(engine)
+    engine, nrt = game.engine, not game.allocation_free
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
-    choose = bind_choose(engine, decide, cache=cache, tag=tag)
+    choose = bind_choose(game, decide, cache=cache, tag=tag)
     if search:
-        new_search, searcher, player = bind_engine_search(engine, choose, cache=cache, tag=tag, search_sid=search_sid,
+        new_search, searcher, player = bind_engine_search(game, choose, cache=cache, tag=tag, search_sid=search_sid,
                                                           learned_sid=learned_sid, lookahead=lookahead)
     else:
         new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                apply=engine.apply, result=bonus_result(engine, cache=cache, tag=tag), search=searcher,
+                apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag), search=searcher,
                 learned_player=player, SEARCH_SID=search_sid, LEARNED_SID=learned_sid, round_mark=getattr(engine, "round_mark", engine.horizon_mark))
     block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
@@ -155,44 +156,46 @@ def bind_engine(engine, decide, *, cache, sources=(), search_sid=-1, learned_sid
     return Kernels(run, trace, new_search, searcher, player)
 
 
-def bind_recorder(engine, decide, kernels, *, cache, sources=(), search_sid=-1, learned_sid=-1):
-    """``simulator.core.recorder.record_games`` bound to an engine, its dispatcher ``decide`` and the search and
-    learned players of its ``Kernels`` compiled with ``search=True`` (the arguments of that ``bind_engine``)."""
+def bind_recorder(game, decide, kernels, *, cache, sources=(), search_sid=-1, learned_sid=-1):
+    """``simulator.core.recorder.record_games`` bound to a game's engine, its dispatcher ``decide`` and the search
+    and learned players of its ``Kernels`` compiled with ``search=True`` (the arguments of that ``bind_engine``)."""
+    engine = game.engine
     tag = (source_fingerprint([engine.choose, *sources]) + "r") if cache else ""
     return bind(recorder.record_games, cache=cache, parallel=False, tag=tag,
-                choose=bind_choose(engine, decide, cache=cache, tag=tag), new_state=engine.new_state,
+                choose=bind_choose(game, decide, cache=cache, tag=tag), new_state=engine.new_state,
                 new_search=kernels.new_search, search=kernels.search, learned_player=kernels.learned,
-                reset=engine.reset, apply=engine.apply, result=bonus_result(engine, cache=cache, tag=tag),
+                reset=engine.reset, apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag),
                 observe=engine.observe, features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
 
 
-def bonus_result(engine, *, cache, tag=""):
-    """The engine's ``result`` followed by the seat bonus of the setup table (``simulator.core.seat_bonus``),
-    inlined: what the game loop and the search player call at the end of a game or at an evaluation point."""
-    return bind(seat_bonus.result, cache=cache, parallel=False, nrt=counts_references(engine), inline=True, tag=tag,
-                engine_result=engine.result, STANDING_POINT=seat_bonus.standing_point(engine))
+def bonus_result(game, *, cache, tag=""):
+    """The engine's ``result`` followed by the seat bonus of the setup table (``simulator.core.seat_bonus``,
+    ``STANDING_POINT`` bound to the descriptor's ``standing_point``), inlined: what the game loop and the search
+    player call at the end of a game or at an evaluation point."""
+    return bind(seat_bonus.result, cache=cache, parallel=False, nrt=not game.allocation_free, inline=True, tag=tag,
+                engine_result=game.engine.result, STANDING_POINT=game.standing_point)
 
 
-def counts_references(engine):
-    """False for an engine whose verbs allocate nothing (``ALLOCATION_FREE``): its game loop, ``choose`` and
-    search are then compiled without numba's reference counting."""
-    return not getattr(engine, "ALLOCATION_FREE", False)
-
-
-def bind_choose(engine, decide, *, cache, tag=""):
-    """The engine's ``choose`` template bound to ``decide``, inlined, without reference counting if the engine
-    allows it (``ALLOCATION_FREE``)."""
-    return bind(engine.choose, cache=cache, parallel=False, nrt=counts_references(engine), inline=True, tag=tag,
+def bind_choose(game, decide, *, cache, tag=""):
+    """The engine's ``choose`` template bound to ``decide``, inlined, without reference counting if the game
+    allows it (``allocation_free``)."""
+    return bind(game.engine.choose, cache=cache, parallel=False, nrt=not game.allocation_free, inline=True, tag=tag,
                 decide=decide)
 
 
-def bind_engine_search(engine, choose, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ())):
-    """``(new_search, search, learned)`` bound to an engine module's verbs and its bound ``choose``
-    (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
-    verbs = {name: getattr(engine, name) for name in SEARCH_VERBS}
-    verbs["result"] = bonus_result(engine, cache=cache, tag=tag)
-    return bind_search(dict(verbs, choose=choose), cache=cache, tag=tag, search_sid=search_sid,
-                       learned_sid=learned_sid, lookahead=lookahead, nrt=counts_references(engine))
+def engine_verbs(game):
+    """The names the search templates call (``SEARCH_VERBS``) for a game: its engine module's verbs, and
+    ``MAX_ACTIONS`` and ``MAX_KEYS`` from its descriptor."""
+    verbs = {name: getattr(game.engine, name) for name in SEARCH_VERBS}
+    return dict(verbs, MAX_ACTIONS=game.max_actions, MAX_KEYS=game.max_keys)
+
+
+def bind_engine_search(game, choose, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ())):
+    """``(new_search, search, learned)`` bound to a game's verbs and its bound ``choose`` (``bind_choose``),
+    compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
+    verbs = dict(engine_verbs(game), result=bonus_result(game, cache=cache, tag=tag), choose=choose)
+    return bind_search(verbs, cache=cache, tag=tag, search_sid=search_sid, learned_sid=learned_sid,
+                       lookahead=lookahead, nrt=not game.allocation_free)
 
 
 @nb.njit(cache=True)
@@ -208,7 +211,7 @@ def _search_not_compiled(state, arrays, sids, params, buf, scores, standing, sea
 
 
 SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move_key", "action_class", "apply",
-                "result", "horizon_mark", "MAX_ACTIONS", "MAX_KEYS", "observe", "features", "N_FEATURES", "OBS_SIZE")
+                "result", "horizon_mark", "observe", "features", "N_FEATURES", "OBS_SIZE")
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ()), nrt=True):
@@ -221,8 +224,9 @@ def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(
 
     ``verbs`` maps the names the search templates call (``new_state``,
     ``copy_state``, ``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
-    ``apply``, ``result``, ``horizon_mark``, ``choose``, ``MAX_ACTIONS``, ``MAX_KEYS``) to the engine's
-    functions and constants; ``search_sid`` is the search strategy's id.
+    ``apply``, ``result``, ``horizon_mark``, ``choose``; ``engine_verbs``) to the engine's
+    functions, and ``MAX_ACTIONS``, ``MAX_KEYS`` to the descriptor's constants; ``search_sid`` is the
+    search strategy's id.
     With ``nrt=False`` (engines whose verbs allocate nothing) the search and
     its ``allowed_actions`` are compiled without reference counting, like the
     game loop: every verb call passes the whole state tuple, and with
@@ -252,7 +256,8 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     batch loop and the tracer share one compiled game (a constant flag is a
     literal type to numba: two compiles of the largest function, 9 s of
     Forks's 40 s cold start). Returns the trace length (0 without a trace),
-    or -(1+seat) if that seat's strategy chose illegally. Writes the outputs of
+    or -(1+seat) if that seat's strategy chose illegally; ``standing[0]`` then
+    holds the value its strategy returned (``simulator.core.state.illegal``). Writes the outputs of
     ``simulator.core.game`` (the game columns include ``finished``, and end with
     the two columns of ``simulator.core.leaders``: who led after each round). A seat
     whose strategy is the search player decides by ``search`` with the
@@ -271,7 +276,8 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
                                     game_stats)
         else:
             action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
-        if action < 0:
+        if action < 0:  # the value that came back, for the message: the strategy's, or the search's -1
+            standing[0] = action if sids[to_move(state)] in (SEARCH_SID, LEARNED_SID) else state[0][H_CHOICE]  # noqa: F821
             return -(1 + to_move(state))
         apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
         now = round_mark(state)  # noqa: F821 (bound)

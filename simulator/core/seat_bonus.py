@@ -10,8 +10,8 @@ wrote, so the rows' ranks and wins and the search player's evaluation both
 see it. The ``score`` column stays the game's own score.
 
 An engine's standing is ``score * STANDING_POINT + tiebreak`` with
-``0 <= tiebreak < STANDING_POINT`` (an engine attribute; 1 when the score
-alone orders the seats); the bonus is added to the score part, so a seat's
+``0 <= tiebreak < STANDING_POINT`` (the game descriptor's ``standing_point``;
+1 when the score alone orders the seats); the bonus is added to the score part, so a seat's
 bonus outranks any tiebreak, as a point of score does.
 """
 
@@ -68,7 +68,3 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
         tiebreak = standing[p] - score * STANDING_POINT  # noqa: F821 (bound)
         standing[p] = (score * SCALE + rules[base + p]) * STANDING_POINT + tiebreak  # noqa: F821 (bound)
 
-
-def standing_point(engine):
-    """Standing units per point of score of an engine module (``STANDING_POINT``, else 1)."""
-    return int(getattr(engine, "STANDING_POINT", 1))

@@ -54,7 +54,7 @@ writes there, so it must be meaningful mid-game.
 
 Also the template ``choose(state, arrays, sids, params) -> action`` (plain
 Python calling the bound global ``decide``: the seat to move's strategy picks
-one of its options; -1 for an illegal pick). An action id means the same move
+one of its options; for any other value it returns ``illegal(state, value)``). An action id means the same move
 in every determinization of the deciding seat's information; a move key
 means the same move in every determinization of any watching seat's, so the
 search player (``simulator.core.search``) shares statistics across them by
@@ -68,7 +68,8 @@ H_TO_MOVE = 0   # the seat whose decision it is; -1 once the game is over
 H_KIND = 1      # the kind of that decision (the game's layout names them)
 H_TRACE = 2     # entries of the trace written so far (with ``record``)
 H_FINISHED = 3  # 1 when the game ended by its rules, 0 when a safety cap stopped it
-HEAD = 4        # the game's own head slots start here
+H_CHOICE = 4    # the value a strategy returned when it was not one of its options (``illegal``)
+HEAD = 5        # the game's own head slots start here
 
 
 @nb.njit(cache=True, inline="always")
@@ -119,6 +120,14 @@ def copy_2d(dst, src):
     for i in range(src.shape[0]):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def illegal(state, value):
+    """What ``choose`` returns when the strategy's ``value`` is not one of its options: -1, with the value kept
+    in the head (``H_CHOICE``) for the game loop to report. Jit-compiled."""
+    state[0][H_CHOICE] = value
+    return -1
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")

@@ -3,8 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.fair_enough import engine, reference
-from simulator.fair_enough.layout import GAME_COLUMNS, MAX_PLAYERS, MIN_PLAYERS, SEAT_COLUMNS
+from simulator.fair_enough import engine, layout, reference
 from simulator.fair_enough.narrate import narrate
 from simulator.fair_enough.scenario import scenario
 from simulator.fair_enough.setup import VARIANTS, compile_setup
@@ -14,18 +13,25 @@ __all__ = ["GAME"]
 GAME = Game(
     name="fair-enough",
     title="Fair Enough",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+    min_players=layout.MIN_PLAYERS,
+    max_players=layout.MAX_PLAYERS,
     default_players=4,
     variants=VARIANTS,
     setup_path=Path(__file__).with_name("setup.toml"),
     compile_setup=compile_setup,
-    seat_columns=SEAT_COLUMNS,
-    game_columns=GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    game_columns=layout.GAME_COLUMNS,
     engine_version="3",  # 3: ranks and wins with the setup table's seat_bonus
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    max_actions=layout.MAX_ACTIONS,
+    max_keys=layout.MAX_KEYS,
+    game_entries=13,  # head, streams and the game's 11 arrays (engine.new_state); then per-thread buffers
+    allocation_free=True,
+    evaluation_point=None,  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
+    action_classes=("sold-out",),  # engine.action_class
+    standing_point=layout.STANDING_SCALE,
     play_reference=reference.play,
     bench_games=400_000,
     scenario=scenario,

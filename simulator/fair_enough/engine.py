@@ -31,25 +31,21 @@ import numpy as np
 
 from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_range
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, to_move
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, illegal, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
-from simulator.fair_enough.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, K_PLACE, K_TARGET, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
                                           OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_START,
                                           OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
                                           R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, S_FIRST,
-                                          SEAT_COLUMNS, SOLD_OUT, STANDING_SCALE, T_PLACE, T_SECURE, T_TAKE, TARGET)
+                                          SEAT_COLUMNS, SOLD_OUT, T_PLACE, T_SECURE, T_TAKE, TARGET)
 from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT,
                                          HD_PENDING, HD_RECORD, HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START,
                                          HD_TIME, HD_TURN, HD_ZERO, N_HEAD, close_fair, collect_options, draw, emit,
                                          place, refill, research_options, research_positions, score, secure, summarize_hand, take,
                                          target_options, time_after, to_hand, view)
-
-ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
-STANDING_POINT = STANDING_SCALE  # standing units per point of score (simulator.core.seat_bonus)
 
 
 @nb.njit(cache=True)
@@ -252,7 +248,7 @@ def choose(state, arrays, sids, params):
     observe(state, arrays, p, obs)
     k = decide(sids[p], p, state[1], params, rng, par, decision_kind(state), opt, n, obs)  # noqa: F821 (bound)
     if k < 0 or k >= n:
-        return -1
+        return illegal(state, k)
     return act[k]
 
 
@@ -447,14 +443,9 @@ def determinize(state, arrays, seat, rng):
         rngs[0, x] = next_u64(rng)
 
 
-GAME_ENTRIES = 13  # state entries from here on are per-thread buffers, not part of the game
-EVALUATION_POINT = None  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
-ACTION_CLASSES = ("sold-out",)  # see action_class
-
-
 @nb.njit(cache=True, _nrt=False)
 def action_class(state, arrays, action):
-    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+    """Bit mask of the descriptor's ``action_classes`` that ``action`` of the seat to move belongs to. Jit-compiled.
 
     ``sold-out`` (bit 0): placing a card with the Sold Out special.
     """

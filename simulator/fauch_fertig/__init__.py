@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.fauch_fertig import engine, reference
+from simulator.fauch_fertig import engine, layout, reference, turn
 from simulator.fauch_fertig.narrate import narrate
 from simulator.fauch_fertig.scenario import scenario
 from simulator.fauch_fertig.setup import VARIANTS, compile_setup
@@ -25,6 +25,13 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    max_actions=layout.MAX_ACTIONS,
+    max_keys=layout.MAX_KEYS,
+    game_entries=turn.PICKS,  # the state entries from PICKS on are per-thread buffers
+    allocation_free=True,
+    evaluation_point=None,  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
+    action_classes=("blind",),  # engine.action_class
+    standing_point=engine.STANDING_COINS,
     play_reference=reference.play,
     scenario=scenario,
     bench_games=100_000,

@@ -30,7 +30,7 @@ import numpy as np
 
 from simulator.core import leaders
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d, illegal
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
@@ -39,20 +39,17 @@ from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, 
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
                                            OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
                                            OBS_SCRATCH, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
-from simulator.fauch_fertig.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest id, key + 1)
 from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
                                          EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
-                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR, PICKS,
+                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR,
                                          PILE, RNG, RNGS, S_BLIND, S_COINS, S_MARKET, S_PLACED, S_TAKES, S_TURNS,
                                          SEAT, VIEW, deal, draw, finish_purchase, from_supply, lay_out,
                                          legal_turn_actions, pay_for_egg, record)
 
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
-ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
 SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
-STANDING_POINT = STANDING_COINS  # standing units per point of score (simulator.core.seat_bonus)
 STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
@@ -313,7 +310,7 @@ def choose(state, arrays, sids, params):
         opts[0], opts[1] = 0, 1
     k = decide(sids[p], p, rngs, params, rng, par, kind, opts, n, view)  # noqa: F821 (bound)
     if k < 0 or k >= n:
-        return -1
+        return illegal(state, k)
     if kind == ACTION:
         return opts[k]
     if kind == KEEP:
@@ -419,14 +416,9 @@ def determinize(state, arrays, seat, rng):
     seed_stream(state[RNGS][0], next_u64(rng), 0, 0)
 
 
-GAME_ENTRIES = PICKS  # state entries from here on are per-thread buffers, not part of the game
-EVALUATION_POINT = None  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
-ACTION_CLASSES = ("blind",)  # see action_class
-
-
 @nb.njit(cache=True)
 def action_class(state, arrays, action):
-    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+    """Bit mask of the descriptor's ``action_classes`` that ``action`` of the seat to move belongs to. Jit-compiled.
 
     ``blind`` (bit 0): buying blind (paying onto the market to draw from the pile).
     """

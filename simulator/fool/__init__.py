@@ -1,7 +1,7 @@
 """Fool! (4-8 players): trick-taking where the worst card of a trick sits out the next one."""
 
 from simulator.core.game import Game
-from simulator.fool import engine, reference
+from simulator.fool import engine, layout, reference
 from simulator.fool.narrate import narrate
 from simulator.fool.scenario import scenario
 from simulator.fool.setup import SETUP_PATH, VARIANTS, compile_setup
@@ -23,6 +23,13 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    max_actions=layout.MAX_ACTIONS,
+    max_keys=layout.MAX_KEYS,
+    game_entries=engine.DECK,  # the state entries from DECK on are per-thread buffers
+    allocation_free=True,
+    # where the search's horizon 1 stops a rollout (engine.horizon_mark)
+    evaluation_point="the end of the deal: once it is scored, the standing is the game totals so far",
+    action_classes=("wild-over-lead",),  # engine.action_class
     scenario=scenario,
     play_reference=reference.play_random,
     bench_games=400_000,

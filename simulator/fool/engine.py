@@ -27,9 +27,8 @@ import numpy as np
 from simulator.core import leaders
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import next_u64, randint, seed_game, uniform
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d, illegal
 from simulator.fool.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
-from simulator.fool.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest action id, key + 1)
 from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT, OBS_DEAL,
                                    OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE,
                                    OBS_PASSING, OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,
@@ -42,7 +41,6 @@ SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times
 # deals, tricks in the whole game, lead changes, 1 if the game ended by the rules (0: stopped by max_deals)
 GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished", *leaders.COLUMNS)  # leaders: the game loop
 S_TRICKS, S_TALLIES, S_FOOLED = range(3)
-ALLOCATION_FREE = True  # the verbs create no arrays: compiled without reference counting
 _ONE = np.int64(1)
 _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a disc
 
@@ -50,7 +48,6 @@ _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a di
 (HAND_C, HAND_V, HAND_N, MASKS, UNPLAYED, T_SEAT, T_COLOUR, T_VALUE, FOOLED, VOIDS, TOTALS, STATS, OBS,
  # then per-thread buffers that copy_state leaves alone:
  DECK, POINTS, FULL, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 27)
-GAME_ENTRIES = DECK  # entries from here on are per-thread buffers, not part of the game
 # HAND_C, HAND_V: [players, hand] colours and values of the hands (first HAND_N[p] cards held)
 # MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
 # UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
@@ -351,7 +348,7 @@ def choose(state, arrays, sids, params):
     observe_seat(state, arrays, p, obs)
     choice = decide(sids[p], p, state[1], params, state[RNG], state[PAR], opt_colour, opt_value, k, obs)  # noqa: F821
     if choice < 0 or choice >= k:
-        return -1
+        return illegal(state, choice)
     return opt_pos[choice]
 
 
@@ -652,10 +649,6 @@ def determinize(state, arrays, seat, rng):
             i += 1
 
 
-# where the search's horizon 1 stops a rollout (see horizon_mark)
-EVALUATION_POINT = "the end of the deal: once it is scored, the standing is the game totals so far"
-
-
 @nb.njit(cache=True, _nrt=False, inline="always")
 def horizon_mark(state):
     """The deals begun (``G_DEAL``): it changes exactly when a deal has been scored and the next dealt. Jit-compiled.
@@ -666,12 +659,9 @@ def horizon_mark(state):
     return state[0][G_DEAL]
 
 
-ACTION_CLASSES = ("wild-over-lead",)  # see action_class
-
-
 @nb.njit(cache=True, _nrt=False)
 def action_class(state, arrays, action):
-    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+    """Bit mask of the descriptor's ``action_classes`` that ``action`` of the seat to move belongs to. Jit-compiled.
 
     ``wild-over-lead`` (bit 0): playing a wild "1" while holding a card of the
     trick's lead colour.

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.forks import engine, reference
+from simulator.forks import engine, layout, reference
 from simulator.forks.narrate import narrate
 from simulator.forks.setup import VARIANTS, compile_setup
 
@@ -24,6 +24,14 @@ GAME = Game(
     engine=engine,
     narrate=narrate,
     reference=reference.replay,
+    max_actions=layout.MAX_ACTIONS,
+    max_keys=layout.MAX_KEYS,
+    game_entries=layout.GAME_ENTRIES,
+    allocation_free=True,
+    # where the search's horizon stops a rollout (engine.horizon_mark)
+    evaluation_point=("the end of a round: once its marketing cards are revealed, the standing is the final scoring "
+                      "applied to the marketing totals and the investments so far"),
+    action_classes=("market-held",),  # engine.action_class
     play_reference=reference.play_random,
     bench_games=1_000_000,
     open_tables=("players", "deck.extra"),

@@ -27,18 +27,15 @@ import numpy as np
 from simulator.core import leaders
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.rng import randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d, illegal
 from simulator.forks.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
-from simulator.forks.layout import GAME_ENTRIES  # noqa: F401 (the state API: game entries of a state)
-from simulator.forks.layout import MAX_KEYS  # noqa: F401 (the state API: the largest move key + 1)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
                                     OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP, R_DEST,
                                     R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, S_DECK,
                                     S_CANON, S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
-                                    S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE)
+                                    S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE, State)
 
-ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
 SEAT_COLUMNS = ("gained", "lost")
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 
@@ -52,24 +49,24 @@ def new_state(arrays, params):
     n = card_dest.size
     obs = np.zeros(OBS_SIZE, np.int64)
     _observe_rules(arrays, obs)
-    return (np.zeros(HEAD_SIZE, np.int64),                 # head
-            np.zeros((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
-            np.zeros(n, np.int64),                         # S_DECK
-            np.full((rounds, players), -1, np.int64),      # S_TAKEN
-            np.full((rounds, players), -1, np.int64),      # S_MARKET
-            np.zeros((players, 2 * rounds + 2), np.int64),  # S_HAND
-            np.zeros(players, np.int64),                   # S_HAND_N
-            np.zeros((players, MAX_DEST), np.int64),       # S_MINE
-            np.zeros(MAX_DEST, np.int64),                  # S_MKT
-            obs,                                           # S_OBS (the setup's part written)
-            np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_DEST
-            np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_VALUE
-            np.zeros(4, np.uint64),                        # S_RNG
-            np.zeros(params.shape[1], np.float64),         # S_PAR
-            np.zeros(n, np.int64),                         # S_HIDDEN
-            np.zeros(n, np.int64),                         # S_POOL
-            np.zeros(n, np.int64),                         # S_WHERE
-            np.argsort(100 * card_dest + card_value, kind="mergesort"))  # S_CANON
+    return State(np.zeros(HEAD_SIZE, np.int64),                 # head
+                 np.zeros((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
+                 np.zeros(n, np.int64),                         # S_DECK
+                 np.full((rounds, players), -1, np.int64),      # S_TAKEN
+                 np.full((rounds, players), -1, np.int64),      # S_MARKET
+                 np.zeros((players, 2 * rounds + 2), np.int64),  # S_HAND
+                 np.zeros(players, np.int64),                   # S_HAND_N
+                 np.zeros((players, MAX_DEST), np.int64),       # S_MINE
+                 np.zeros(MAX_DEST, np.int64),                  # S_MKT
+                 obs,                                           # S_OBS (the setup's part written)
+                 np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_DEST
+                 np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_VALUE
+                 np.zeros(4, np.uint64),                        # S_RNG
+                 np.zeros(params.shape[1], np.float64),         # S_PAR
+                 np.zeros(n, np.int64),                         # S_HIDDEN
+                 np.zeros(n, np.int64),                         # S_POOL
+                 np.zeros(n, np.int64),                         # S_WHERE
+                 np.argsort(100 * card_dest + card_value, kind="mergesort"))  # S_CANON
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -83,7 +80,7 @@ def _code(card, card_dest, card_value):
 def _start(state, arrays):
     """Put a dealt deck back to the first decision: empty hands, initial marketing, round 0 dealt."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head, deck, hand_n, mine, mkt = state[0], state[S_DECK], state[S_HAND_N], state[S_MINE], state[S_MKT]
+    head, deck, hand_n, mine, mkt = state.head, state.deck, state.hand_n, state.mine, state.mkt
     hand_n[:] = 0
     mine[:, :] = 0
     mkt[:] = 0
@@ -262,7 +259,7 @@ def choose(state, arrays, sids, params):
         k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)  # noqa: F821 (bound)
     else:
         k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)  # noqa: F821 (bound)
-    return k if 0 <= k < n else -1
+    return k if 0 <= k < n else illegal(state, k)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -532,11 +529,6 @@ def determinize(state, arrays, seat, rng):
         apply(state, arrays, action, pool, False)
 
 
-# where the search's horizon stops a rollout (see horizon_mark)
-EVALUATION_POINT = ("the end of a round: once its marketing cards are revealed, the standing is the final scoring "
-                    "applied to the marketing totals and the investments so far")
-
-
 @nb.njit(cache=True, _nrt=False, inline="always")
 def horizon_mark(state):
     """The rounds finished (``H_ROUND``): it changes exactly when a round's marketing cards have been revealed
@@ -544,12 +536,9 @@ def horizon_mark(state):
     return state[0][H_ROUND]
 
 
-ACTION_CLASSES = ("market-held",)  # see action_class
-
-
 @nb.njit(cache=True)
 def action_class(state, arrays, action):
-    """Bit mask of the ``ACTION_CLASSES`` that ``action`` of the seat to move belongs to. Jit-compiled.
+    """Bit mask of the descriptor's ``action_classes`` that ``action`` of the seat to move belongs to. Jit-compiled.
 
     ``market-held`` (bit 0): the card the action sends to marketing lifts a
     destination the seat holds value in (counting the card it keeps with the

@@ -48,6 +48,8 @@ The game is its deck order and the log of choices; everything else is kept
 up to date by ``apply`` for speed and can be rebuilt from those two.
 """
 
+from typing import NamedTuple
+
 from simulator.core.state import HEAD
 
 MAX_DEST = 8
@@ -98,3 +100,28 @@ S_HIDDEN = 14  # int64[cards]: determinize: 1 where a deck position is hidden fr
 S_POOL = 15    # int64[cards]: determinize: the hidden cards
 S_WHERE = 16   # int64[cards]: determinize: deck position of each card
 S_CANON = 17   # int64[cards]: determinize: the card ids in the order of their faces (destination, value)
+
+
+class State(NamedTuple):
+    """The state record with its entries by name (``engine.new_state`` builds it): ``state.deck`` is
+    ``state[S_DECK]``, and numba compiles either to the same load (docs/architecture.md, "State fields by
+    name")."""
+
+    head: object
+    rngs: object
+    deck: object
+    taken: object
+    market: object
+    hand: object
+    hand_n: object
+    mine: object
+    mkt: object
+    obs: object
+    opt_dest: object
+    opt_value: object
+    rng: object
+    par: object
+    hidden: object
+    pool: object
+    where: object
+    canon: object

@@ -1,4 +1,5 @@
-"""The engine contract, checked for every registered game (``simulator.games.names()``).
+"""The engine contract, checked for every registered game, the hidden example game (Nim) included
+(``simulator.games.names(examples=True)``).
 
 In the manner of pgx's ``api_test(env)`` and OpenSpiel's ``random_sim_test``:
 every property below is one that ``simulator.core.state`` and
@@ -7,8 +8,8 @@ gets all of it by registering. States are reached by playing legal actions
 through the jit-compiled verbs from Python; the per-game test folders keep
 only what is specific to a game's rules.
 
-* legal actions exist (distinct ids below ``MAX_ACTIONS``) until the game ends,
-  and their move keys lie below ``MAX_KEYS``;
+* legal actions exist (distinct ids below the descriptor's ``max_actions``)
+  until the game ends, and their move keys lie below ``max_keys``;
 * ``apply`` of every legal action keeps the state valid: the game goes on to
   an end the reference engine accepts, with the same scores;
 * a copy plays on exactly like the original, streams included;
@@ -37,7 +38,7 @@ from simulator.core.rng import new_stream, randint
 from simulator.core.state import H_FINISHED, H_TO_MOVE, H_TRACE, HEAD, is_terminal, to_move
 from strategies.games import strategy_set
 
-NAMES = games.names()
+NAMES = games.names(examples=True)
 NONE = np.empty(0, np.int64)
 OBS = 4096  # observation buffer larger than any game's; what a game does not write stays zero
 MAX_STEPS = 100_000  # a game longer than this is a game that does not end
@@ -120,7 +121,7 @@ class Engine:
         return obs
 
     def game_part(self, state):
-        return [np.array(a) for a in state[:self.verbs.GAME_ENTRIES]]
+        return [np.array(a) for a in state[:self.game.game_entries]]
 
     def replayed_scores(self, trace, state):
         """The reference engine's scores for the game traced so far (it raises at anything illegal)."""

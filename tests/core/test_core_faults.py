@@ -81,8 +81,8 @@ def test_illegal_index_is_one_line_exit_2_and_keeps_finished_chunks(tmp_path):
     result = invoke("simulate", "forks", "--games", 40, "--chunk-size", 2, "--seed", 5, "--strategy-file", FAULTY,
                     *[a for name in LINEUP for a in ("--strategy", name)], "--param", "faulty=1", "--out", out)
     assert result.exit_code == 2
-    assert result.output == (f"error: strategy 'faulty' (seat 0) made an illegal choice in game "
-                             f"{FIRST_FAULTY_GAME} of the run with seed 5\n")
+    assert result.output == (f"error: strategy 'faulty' (seat 0) made an illegal choice (it returned -2, not one of "
+                             f"its options) in game {FIRST_FAULTY_GAME} of the run with seed 5\n")
     assert_interrupted_run(out, chunks_kept=FIRST_FAULTY_GAME // 2)
 
 

@@ -1,23 +1,28 @@
-"""The information-set MCTS template on a game with a known solution (tests/core/toy_nim.py)."""
+"""The information-set MCTS template on a game with a known solution: two-player Nim, take 1 to 3 (the example
+game, simulator.example), whose winning move leaves a multiple of four."""
 
 import numpy as np
 import pytest
 
-import toy_nim
-from simulator.core.kernels import SEARCH_VERBS, bind_search
+from simulator import games
+from simulator.core.kernels import bind_choose, bind_search, engine_verbs
+from strategies.games import strategy_set
 
-VERBS = {name: getattr(toy_nim, name) for name in SEARCH_VERBS + ("choose",)}
-NEW_SEARCH, SEARCH, _ = bind_search(VERBS, cache=False, search_sid=0)  # (the learned player: not used here)
+NIM = games.get("nim")
+CHOOSE = bind_choose(NIM, strategy_set("nim").dispatch, cache=False)  # (the rollouts here are uniform: unused)
+NEW_SEARCH, SEARCH, _ = bind_search(dict(engine_verbs(NIM), choose=CHOOSE), cache=False, search_sid=0)
 
 
 def decide(pile, iterations=2000, exploration=0.7, rollout=-1, forbid=0, seed=3):
-    arrays = (np.int64(pile),)
+    arrays = NIM.configure(2, override={"pile": {"min": pile, "max": pile}, "turn": {"take": 3}}).arrays
+    engine = NIM.engine
     sids = np.zeros(2, np.int64)
     params = np.array([[iterations, exploration, rollout, forbid, 0]] * 2, np.float64)  # horizon 0
-    state = toy_nim.new_state(arrays, params)
-    toy_nim.reset(state, arrays, seed, 0, np.empty(0, np.int64), False)
+    state = engine.new_state(arrays, params)
+    engine.reset(state, arrays, seed, 0, np.empty(0, np.int64), False)
     buf = NEW_SEARCH(arrays, params, sids)
-    out = (np.empty(2, np.int32), np.empty(2, np.int64), np.zeros((2, 1), np.int32), np.zeros(1, np.int32))
+    out = (np.empty(2, np.int32), np.empty(2, np.int64), np.zeros((2, len(NIM.seat_columns)), np.int32),
+           np.zeros(len(NIM.game_columns), np.int32))
     before = [a.copy() for a in state]
     action = SEARCH(state, arrays, sids, params, buf, *out)
     return action, before, state

@@ -88,7 +88,7 @@ class Observed(TraceSource):
 
 @pytest.fixture(scope="module")
 def probe_trace():
-    return bind_engine(engine, make_dispatch([probe]), cache=False, search=False).trace_game
+    return bind_engine(GAME, make_dispatch([probe]), cache=False, search=False).trace_game
 
 
 def kernel_decisions(trace_game, config, seed, game):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulator.core.kernels import bind_engine
-from simulator.fool import engine
+from simulator.fool import GAME, engine
 from simulator.fool.layout import (OBS_COLOURS, OBS_COUNT, OBS_MINE, OBS_PASSING, OBS_PLAYED, OBS_PLAYERS,
                                    OBS_TOTAL, OBS_TRICK_COLOUR, OBS_TRICK_SEAT, OBS_TRICK_VALUE, OBS_UNSEEN)
 from simulator.fool.observe import numba_player
@@ -57,15 +57,18 @@ def probe(opt_colour, opt_value, n, obs, params, rng):
     return 0
 
 
+OUT_OF_RANGE = 70  # above any hand (layout.MAX_HAND is 64)
+
+
 @nb.njit
 def out_of_range(opt_colour, opt_value, n, obs, params, rng):
-    return n
+    return OUT_OF_RANGE
 
 
 @pytest.fixture(scope="module")
 def probe_kernels():
     """Kernels where strategy 0 is the probe and strategy 1 answers with an option that does not exist."""
-    return bind_engine(engine, make_dispatch([probe, out_of_range]), cache=False, search=False)[:2]
+    return bind_engine(GAME, make_dispatch([probe, out_of_range]), cache=False, search=False)[:2]
 
 
 def deals_of(trace, players, hand):
@@ -104,7 +107,7 @@ def test_the_reference_sees_what_the_kernel_shows(players, probe_kernels):
         assert result.totals == list(scores)
 
 
-def test_an_illegal_choice_is_reported_with_its_seat(probe_kernels):
+def test_an_illegal_choice_is_reported_with_its_seat_and_the_value_that_came_back(probe_kernels):
     run_chunk, trace_game = probe_kernels
     cfg = config(4)
     sids = np.array([0, 0, 1, 0], np.int64)
@@ -112,6 +115,6 @@ def test_an_illegal_choice_is_reported_with_its_seat(probe_kernels):
     scores, standing = np.empty(4, np.int32), np.empty(4, np.int64)
     n = trace_game(cfg.arrays, sids, params, 1, 0, scores, standing, np.zeros((4, 3), np.int32),
                    np.zeros(len(engine.GAME_COLUMNS), np.int32), np.zeros(cfg.trace_len, np.int64))
-    assert n == -3
+    assert n == -3 and standing[0] == OUT_OF_RANGE
     *_, status = run_games(run_chunk, cfg, sids, params, 1, 0, 50)
     assert (status == 3).all()

@@ -81,8 +81,9 @@ def test_user_strategy_file_runs_without_engine_edits():
     assert any("seat 0 is dealt" in line for line in lines)
 
 
-def test_user_strategy_returning_an_illegal_index_is_reported(tmp_path):
+def test_user_strategy_returning_an_illegal_index_is_reported_with_the_value_it_returned(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("NAME = 'bad'\n\ndef decide(kind, opt_dest, opt_value, n, obs, params, rng):\n    return 7\n")
-    with pytest.raises(Exception, match=r"strategy 'bad' \(seat 0\) made an illegal choice in game 0"):
+    with pytest.raises(Exception, match=r"strategy 'bad' \(seat 0\) made an illegal choice \(it returned 7, not one "
+                                        r"of its options\) in game 0"):
         api.simulate("forks", players=4, games=100, strategy_files=[bad], strategies=["bad", "random"] * 2)

@@ -22,7 +22,7 @@ _CHOOSE = {}  # game name -> its choose bound to the built-ins' dispatcher
 
 def _bound_choose(name, engine):
     if name not in _CHOOSE:
-        _CHOOSE[name] = bind_choose(engine, strategy_set(name).dispatch, cache=False)
+        _CHOOSE[name] = bind_choose(games.get(name), strategy_set(name).dispatch, cache=False)
     return _CHOOSE[name]
 
 
@@ -48,7 +48,7 @@ def record(name, n_games, *, players=None, lineup=None, seed=0, every=1, first_g
     choose = _bound_choose(name, engine) if lineup else None
     state = engine.new_state(arrays, params)
     none = np.empty(0, np.int64)
-    actions = np.empty(engine.MAX_ACTIONS, np.int64)
+    actions = np.empty(g.max_actions, np.int64)
     obs = np.zeros(engine.OBS_SIZE, np.int64)
     feat = np.zeros(engine.N_FEATURES, np.float64)
     scores, standing = np.zeros(players, np.int64), np.zeros(players, np.int64)

@@ -152,9 +152,9 @@ def test_learned_takes_the_move_the_model_values_most_at_its_next_decision():
 
 
 def test_learned_plays_whole_games_without_reference_counting_reproducibly():
-    """Forks is compiled without numba's reference counting (ALLOCATION_FREE): the game loop with learned seated
+    """Forks is compiled without numba's reference counting (allocation_free): the game loop with learned seated
     compiles that way and plays the same rows on one thread and on two."""
-    assert forks.ALLOCATION_FREE
+    assert games.get("forks").allocation_free
     kw = dict(players=4, games=40, seed=3, rotate_seats=True, strategies=["learned", "pusher", "pusher", "pusher"])
     one = api.simulate("forks", threads=1, chunk_size=8, **kw).seats()
     two = api.simulate("forks", threads=2, **kw).seats()

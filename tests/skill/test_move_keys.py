@@ -75,7 +75,7 @@ def recorded_move(table, state, action):
 
 def keyed_moves(table, state):
     """``[(action, key, recorded move)]`` of every legal action of the seat to move in ``state``."""
-    actions = np.empty(table.engine.MAX_ACTIONS, np.int64)
+    actions = np.empty(table.game.max_actions, np.int64)
     n = table.engine.legal_actions(state, table.cfg.arrays, actions)
     return [(int(a), int(table.engine.move_key(state, table.cfg.arrays, a)), recorded_move(table, state, a))
             for a in actions[:n]]
@@ -99,7 +99,7 @@ def test_a_move_key_names_the_recorded_move_in_every_determinization(table):
                 other = table.copy(state)
                 table.engine.determinize(other, table.cfg.arrays, seat, stream(200 + world))
                 for action, key, move in keyed_moves(table, other):
-                    assert 0 <= key < table.engine.MAX_KEYS
+                    assert 0 <= key < table.game.max_keys
                     assert key_of.setdefault(move, key) == key, (seat, move)
                     assert move_of.setdefault(key, move) == move, (seat, key)
                     if seat == mover:
@@ -128,7 +128,7 @@ def test_a_hidden_hand_position_is_another_card_in_another_determinization(name)
 
 def test_the_keys_of_fauch_fertig_are_its_action_ids():
     t = KeyTable("fauch-fertig")
-    assert t.engine.MAX_KEYS == ff.MAX_ACTIONS
+    assert t.game.max_keys == ff.MAX_ACTIONS
     for state in states(t):
         assert all(action == key for action, key, _ in keyed_moves(t, state))
 

@@ -26,7 +26,7 @@ class Table:
 
     def __init__(self, name, iterations=48, horizon=None):
         g = games.get(name)
-        self.engine, self.cfg = g.engine, g.configure(g.default_players)
+        self.game, self.engine, self.cfg = g, g.engine, g.configure(g.default_players)
         sset = strategy_set(name)
         players = self.cfg.players
         player = f"mcts@{iterations}"
@@ -43,7 +43,7 @@ class Table:
         state = self.engine.new_state(arrays, self.params)
         none = np.empty(0, np.int64)
         self.engine.reset(state, arrays, 11, game, none, False)
-        actions = np.empty(self.engine.MAX_ACTIONS, np.int64)
+        actions = np.empty(self.game.max_actions, np.int64)
         for _ in range(steps):
             n = self.engine.legal_actions(state, arrays, actions)
             self.engine.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
