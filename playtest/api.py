@@ -774,15 +774,152 @@ def report(dirs, out, *, fmt="html", margin=1.0):
     return write_report(dirs, out, fmt=fmt, margin=margin)
 
 
-def games():
-    """The registered games: ``{name: title}`` in the order they were added.
+def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200, players=None,
+          threads=1, out=None, on_round=None):
+    """Train the learned player of ``game`` by expert iteration (``playtest train``; ``playtest.train``).
+
+    Parameters
+    ----------
+    game : str
+        A registered game.
+    seed, rounds, games, budget : int
+        The seed; the rounds of expert iteration, each recording ``games``
+        games of the expert ``mcts@budget``.
+    design, hidden
+        The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden`` units.
+    deals, players, threads : int
+        Each round's model is validated on ``deals`` deals against the
+        strongest heuristic, at ``players`` (None: the game's usual count), on
+        ``threads`` threads.
+    out : str or pathlib.Path, optional
+        A ``.npy`` file in an existing folder to write the strongest round's model to.
+    on_round : callable, optional
+        Called with each ``playtest.train.Round`` as it finishes.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per round (``round``, ``rows`` recorded, the
+        validation ``share`` of the learned player with its 95% interval
+        ``low``-``high``, ``seconds``); ``info["model"]`` the strongest
+        round's model (pass it as ``params={"learned": model}``) and
+        ``info["best"]`` that round. No verdict.
+
+    Raises
+    ------
+    RunError
+        A player count outside the game's range, or an ``out`` that is not a
+        ``.npy`` file in an existing folder.
 
     Examples
     --------
-    >>> api.games()["forks"]
-    'Forks: 2nd Edition'
+    >>> r = api.train("nim", rounds=1, games=20, budget=8, deals=20)
+    >>> r.to_polars()["round"].to_list(), r.info["model"].shape   # a linear model of Nim's 2 features
+    ([0], (6,))
     """
-    return {name: game_registry.get(name).title for name in game_registry.names()}
+    from playtest.train import train as run_train
+
+    if out is not None:
+        out = Path(out)
+        if out.suffix != ".npy":
+            raise RunError(f"--out {out} must be a .npy file")
+        if not out.absolute().parent.is_dir():
+            raise RunError(f"the folder of {out} does not exist")
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    if not g.min_players <= players <= g.max_players:
+        raise RunError(f"{g.title} takes {g.min_players} to {g.max_players} players, got {players}")
+    result = run_train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
+                       deals=deals, players=players, threads=threads, on_round=on_round)
+    if out is not None:
+        np.save(out, result.model)
+    frame = pl.DataFrame([{"round": r.round, "rows": r.rows, "share": r.share, "low": r.lo, "high": r.hi,
+                           "seconds": r.seconds} for r in result.rounds])
+    return Result(frame, info={"model": result.model, "best": result.best, "training": result})
+
+
+UNFAIR_STUDIES = ("dice", "wishing-well", "fame", "gems", "panoramas")
+
+
+def unfair(study, *, setup=None, trials=20_000, seed=1, first_date=False, goal="double", target=None,
+           beans=range(6), players=None):
+    """One study of an Unfair (FLSU expansion) mechanic (``playtest unfair STUDY``): its tables.
+
+    Parameters
+    ----------
+    study : str
+        One of ``UNFAIR_STUDIES``: ``dice`` (the chance to reach ``goal`` with
+        each count of magic ``beans``, exact beside simulated), ``wishing-well``,
+        ``fame``, ``gems`` (drawn by ``players``; None: the table's count) or
+        ``panoramas``.
+    setup : str or pathlib.Path, optional
+        A TOML file merged over the Unfair setup table.
+    trials, seed : int
+        Simulated trials, and the seed (trial i of a seed never changes).
+    first_date : bool
+        Play the 6 rounds of the First Date Game Changer (every study but dice).
+    goal, target, beans
+        The dice study's goal (``simulator.unfair.dice.GOALS``), the result
+        aimed at (``at-least`` and ``exactly``) and the bean counts.
+
+    Returns
+    -------
+    Result
+        ``frame`` is the study's first table; ``info["tables"]`` maps each
+        table's name to its polars DataFrame (``playtest unfair`` prints
+        them all). No verdict: a study describes odds, it does not judge.
+
+    Raises
+    ------
+    RunError
+        An unknown study.
+    SetupError
+        A setup table that cannot be used, or options out of range, naming the key.
+
+    Examples
+    --------
+    >>> r = api.unfair("dice", beans=[0, 2], trials=2000)
+    >>> r.to_polars()["beans"].to_list()
+    [0, 2]
+    >>> list(api.unfair("fame", trials=200).info["tables"])
+    ['fame by round', 'mythic markers at game end']
+    """
+    from simulator.unfair import dice, fame, gems, panoramas, wishing_well
+    from simulator.unfair.setup import dice_faces, load_setup
+
+    if study not in UNFAIR_STUDIES:
+        raise RunError(f"unknown Unfair study {study!r} (choose from {', '.join(UNFAIR_STUDIES)})")
+    table = load_setup(setup)
+    common = dict(first_date=first_date, trials=trials, seed=seed)
+    if study == "dice":
+        tables = {"dice": dice.dice_study(goal, list(beans), target=target, faces=dice_faces(table), trials=trials,
+                                          seed=seed)}
+    elif study == "wishing-well":
+        tables = {"wishing well": wishing_well.wishing_well_study(table, **common)}
+    elif study == "fame":
+        tables = fame.fame_tables(table, **common)
+    elif study == "gems":
+        tables = gems.gems_tables(table, players=players, **common)
+    else:
+        tables = {"panoramas": panoramas.panoramas_study(table, **common)}
+    return Result(next(iter(tables.values())), info={"tables": tables})
+
+
+def games():
+    """The registered games (``playtest games``), in the order they were added: one row each (name, title,
+    min_players, max_players, variants).
+
+    Examples
+    --------
+    >>> api.games().row(0, named=True)
+    {'name': 'forks', 'title': 'Forks: 2nd Edition', 'min_players': 2, 'max_players': 6, 'variants': ['standard', 'merge']}
+    """
+    rows = []
+    for name in game_registry.names():
+        g = game_registry.get(name)
+        rows.append({"name": name, "title": g.title, "min_players": g.min_players, "max_players": g.max_players,
+                     "variants": list(g.variants)})
+    return pl.DataFrame(rows)
 
 
 def strategies(game, strategy_files=()):
@@ -828,7 +965,15 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     """Play the same lineup at every player count of the setup table (or ``counts``) into the directory ``out``
     and return its summary frame, one row per count (``analyses.survey``); ``survey.json`` in ``out`` holds
     the recommendation. ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
-    to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask)."""
+    to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> summary = api.survey("forks", out=tempfile.mkdtemp() + "/survey", counts=[2, 3], games=40)
+    >>> summary["players"].to_list(), summary["run"].to_list()
+    ([2, 3], ['runs/p2', 'runs/p3'])
+    """
     from analyses import survey as surveys
 
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
@@ -875,7 +1020,16 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
                high=None, step=None, on_evaluation=None):
     """The per-seat ``knob`` values that bring every seat's edge inside ``margin`` (``analyses.compensate``):
     each evaluation plays ``games`` games (deals, rotated) on ``seed``; the result is confirmed on a fresh seed.
-    Returns ``(Compensation, override)``, the override being the setup table to pass to ``simulate``."""
+    Returns ``(Compensation, override)``, the override being the setup table to pass to ``simulate``.
+
+    Examples
+    --------
+    >>> found, override = api.compensate("forks", players=2, games=200, seed=1)
+    >>> found.knob, len(found.values), found.values[0]   # seat 0 is held at its value
+    ('seat_bonus', 2, 0.0)
+    >>> override["players"]["2"]["seat_bonus"] == found.values
+    True
+    """
     from analyses.compensate import compensate as solve
     from analyses.moments import seat_moments
 
@@ -904,7 +1058,16 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
 
     Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
     and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
-    ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask). The observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
+    ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask). The observational rows
+    (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
+
+    Examples
+    --------
+    >>> effects, meanings, unplayable = api.cards("fair-enough", players=4, games=100, names=["queue"])
+    >>> meanings["queue"], unplayable
+    ('one queue card fewer (4 -> 3)', {})
+    >>> [e.measure for e in effects["queue"]][:2]
+    ['first seat edge', 'largest seat edge']
     """
     from analyses import cards as card_effects
 
@@ -956,6 +1119,14 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
     ``resume`` a study of the same game, players, seed, precision, cap and
     chunk size whose models begin the list: its finished runs are kept, an
     interrupted one continues, models added at the end are played).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> edges, changes = api.by_model("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"],
+    ...                               precision=20, max_games=200)
+    >>> edges["model"].to_list(), edges["verdict"].dtype
+    (['random', 'greedy'], String)
     """
     from analyses import by_model as study_of
 

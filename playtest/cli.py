@@ -371,10 +371,9 @@ def scenario(file, as_json):
 @cli.command(name="games")
 def list_games():
     """List the games playtest can simulate."""
-    for name in game_registry.names():
-        g = game_registry.get(name)
-        click.echo(f"{name:14s} {g.title} ({g.min_players}-{g.max_players} players; "
-                   f"variants: {', '.join(g.variants)})")
+    for g in api.games().iter_rows(named=True):
+        click.echo(f"{g['name']:14s} {g['title']} ({g['min_players']}-{g['max_players']} players; "
+                   f"variants: {', '.join(g['variants'])})")
 
 
 @cli.command(name="strategies")
@@ -384,21 +383,18 @@ def list_games():
 def list_strategies(game, strategy_files):
     """List the strategies of GAME (number, name, what it does, default parameters), its action classes and its
     evaluation point (where mcts with horizon 1 stops its rollouts)."""
-    from strategies.games import strategy_set
-
-    sset = strategy_set(game)
-    for f in strategy_files:
-        sset.add_file(f)
-    for sid, s in enumerate(sset.all):
-        params = f"  params={list(s.params)}" if s.params else ""
-        if len(s.params) > LONG_PARAMS:
-            params = f"  params=[{len(s.params)} numbers: {s.params[0]:g}, {s.params[1]:g}, {s.params[2]:g}, ...]"
-        click.echo(f"{sid:2d} {s.name:10s} {s.summary}{params}")
-    classes = sset.action_classes()
+    for s in api.strategies(game, strategy_files).iter_rows(named=True):
+        p = s["params"]
+        params = f"  params={p}" if p else ""
+        if len(p) > LONG_PARAMS:
+            params = f"  params=[{len(p)} numbers: {p[0]:g}, {p[1]:g}, {p[2]:g}, ...]"
+        click.echo(f"{s['id']:2d} {s['name']:10s} {s['summary']}{params}")
+    g = game_registry.get(game)
+    classes = g.action_classes
     if classes:
         click.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
                    + ", ".join(f"{i} {c}" for i, c in enumerate(classes)))
-    point = sset.evaluation_point()
+    point = g.evaluation_point
     click.echo(f"evaluation point (mcts horizon h stops at the h-th ahead): {point}" if point else
                "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")
 
@@ -407,7 +403,7 @@ def list_strategies(game, strategy_files):
 @game_argument
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
-    click.echo(game_registry.get(game).setup_path.read_text(), nl=False)
+    click.echo(api.setup_table(game), nl=False)
 
 
 @cli.command()

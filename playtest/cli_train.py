@@ -1,12 +1,9 @@
 """``playtest train``: fit the learned player of a game by expert iteration (``playtest.train``)."""
 
-from pathlib import Path
-
 import click
-import numpy as np
 
+from playtest import api
 from simulator import games as game_registry
-from simulator.core.batch import RunError
 
 
 @click.command()
@@ -33,23 +30,10 @@ from simulator.core.batch import RunError
               help="Threads of the validation matches.")
 def train(game, out, seed, rounds, games, budget, design, hidden, deals, players, threads):
     """Train the learned player of GAME by expert iteration and write the strongest round's model to --out."""
-    from playtest.train import train as run_train
-
-    out = Path(out)
-    if out.suffix != ".npy":
-        raise RunError(f"--out {out} must be a .npy file")
-    if not out.absolute().parent.is_dir():
-        raise RunError(f"the folder of {out} does not exist")
-    g = game_registry.get(game)
-    players = g.default_players if players is None else players
-    if not g.min_players <= players <= g.max_players:
-        raise RunError(f"{g.title} takes {g.min_players} to {g.max_players} players, got {players}")
-
     def report(r):
         click.echo(f"round {r.round}: {r.rows:,} positions, learned vs the strongest heuristic "
                    f"{100 * r.share:.2f}% ({100 * r.lo:.2f} to {100 * r.hi:.2f}), {r.seconds:.0f} s")
 
-    result = run_train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
-                       deals=deals, players=players, threads=threads, on_round=report)
-    np.save(out, result.model)
-    click.echo(f"round {result.best} is the strongest: its model is in {out}")
+    result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
+                       deals=deals, players=players, threads=threads, out=out, on_round=report)
+    click.echo(f"round {result.info['best']} is the strongest: its model is in {out}")

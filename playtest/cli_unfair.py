@@ -15,10 +15,11 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from playtest import api
 from playtest.cli_types import OutputPath, check_report_out
 from simulator.core.setup import SetupError
-from simulator.unfair import dice, fame, gems, panoramas, wishing_well
-from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS, dice_faces, load_setup
+from simulator.unfair import dice
+from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS
 
 MAX_SEED = 2 ** 63 - 1
 
@@ -78,9 +79,9 @@ def _checked(work):
         raise click.exceptions.Exit(2) from None
 
 
-def _run(tables, as_json):
-    """Build the tables (a callable returning {name: DataFrame}) and print them; setup errors exit 2."""
-    _print(_checked(tables), as_json)
+def _run(study, as_json):
+    """Run the study (a callable returning ``api.unfair``'s ``Result``) and print its tables; setup errors exit 2."""
+    _print(_checked(study).info["tables"], as_json)
 
 
 def run_options(f):
@@ -121,8 +122,8 @@ def unfair():
 def dice_command(goal, target, beans, setup, trials, seed, as_json):
     """Chance to reach a dice goal with magic beans: exact (all rolls) beside simulated."""
     counts = parse_beans(beans)
-    _run(lambda: {"dice": dice.dice_study(goal, counts, target=target, faces=dice_faces(load_setup(setup)),
-                                          trials=trials, seed=seed)}, as_json)
+    _run(lambda: api.unfair("dice", goal=goal, target=target, beans=counts, setup=setup, trials=trials, seed=seed),
+         as_json)
 
 
 @unfair.command(name="wishing-well")
@@ -130,8 +131,7 @@ def dice_command(goal, target, beans, setup, trials, seed, as_json):
 @study_options
 def wishing_well_command(first_date, setup, trials, seed, as_json):
     """Wishing Well or Wandering Merchant: wishes granted, beans and coins per policy."""
-    _run(lambda: {"wishing well": wishing_well.wishing_well_study(
-        load_setup(setup), first_date=first_date, trials=trials, seed=seed)}, as_json)
+    _run(lambda: api.unfair("wishing-well", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
 
 
 @unfair.command(name="fame")
@@ -139,7 +139,7 @@ def wishing_well_command(first_date, setup, trials, seed, as_json):
 @study_options
 def fame_command(first_date, setup, trials, seed, as_json):
     """Fame plans: star totals and Mythic markers by round, and markers at game end."""
-    _run(lambda: fame.fame_tables(load_setup(setup), first_date=first_date, trials=trials, seed=seed), as_json)
+    _run(lambda: api.unfair("fame", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
 
 
 @unfair.command(name="gems")
@@ -148,8 +148,8 @@ def fame_command(first_date, setup, trials, seed, as_json):
 @study_options
 def gems_command(players, first_date, setup, trials, seed, as_json):
     """Gemstones: value per facility by drill count and build round, and supply exhaustion."""
-    _run(lambda: gems.gems_tables(load_setup(setup), players=players, first_date=first_date,
-                                  trials=trials, seed=seed), as_json)
+    _run(lambda: api.unfair("gems", players=players, setup=setup, first_date=first_date, trials=trials, seed=seed),
+         as_json)
 
 
 @unfair.command(name="panoramas")
@@ -157,8 +157,7 @@ def gems_command(players, first_date, setup, trials, seed, as_json):
 @study_options
 def panoramas_command(first_date, setup, trials, seed, as_json):
     """Panoramas: points and skip costs per building policy, with and without the wildcard and Scenic Vistas."""
-    _run(lambda: {"panoramas": panoramas.panoramas_study(load_setup(setup), first_date=first_date,
-                                                         trials=trials, seed=seed)}, as_json)
+    _run(lambda: api.unfair("panoramas", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
 
 
 @unfair.command(name="report")

@@ -45,8 +45,9 @@ An engine module implements, jit-compiled, with these exact names (see
         h-th); a game without them imports ``no_horizon_mark`` below as its
         ``horizon_mark``
 
-and the constants ``MAX_ACTIONS`` and ``MAX_KEYS`` (every action id, every
-move key is below them) and ``EVALUATION_POINT``: ``None`` for a game without an
+and the game's descriptor (``simulator.core.game.Game``) declares its
+constants: ``max_actions`` and ``max_keys`` (every action id, every move key
+is below them) and ``evaluation_point``: ``None`` for a game without an
 evaluation point, else one line saying where it is and what ``result``
 writes there (``playtest strategies GAME`` prints it). The search scores a
 rollout stopped at the evaluation point by the ``standing`` that ``result``
@@ -132,7 +133,7 @@ def illegal(state, value):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def no_horizon_mark(state):
-    """The ``horizon_mark`` of a game without an evaluation point (``EVALUATION_POINT = None``): always 0.
+    """The ``horizon_mark`` of a game without an evaluation point (``evaluation_point=None``): always 0.
 
     Jit-compiled.
     """

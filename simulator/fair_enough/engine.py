@@ -20,7 +20,7 @@ Chance (turning up cards, reshuffling the discard pile, revealing the time
 card) runs inside ``reset`` and ``apply``.
 
 Every verb is jit-compiled with ``cache=True`` and creates no array
-(``ALLOCATION_FREE``); ``choose`` is the kernel template that
+(``allocation_free`` in ``GAME``); ``choose`` is the kernel template that
 ``simulator.core.kernels.bind_engine`` compiles against a strategy
 dispatcher ``decide(sid, seat, rngs, params, rng, par, kind, opt, n_options,
 obs) -> int``.
