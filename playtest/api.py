@@ -829,7 +829,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
     players = g.default_players if players is None else players
     if not g.min_players <= players <= g.max_players:
         raise RunError(f"{g.title} takes {g.min_players} to {g.max_players} players, got {players}")
-    result = run_train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
+    result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
                        deals=deals, players=players, threads=threads, on_round=on_round)
     if out is not None:
         np.save(out, result.model)

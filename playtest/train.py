@@ -115,22 +115,23 @@ def expert_vector(sset, budget, model=None):
     return vector + [float(x) for x in model]
 
 
-def validate(game, players, model, field, deals, seed, threads=1):
+def validate(simulate, game, players, model, field, deals, seed, threads=1):
     """``(share, lo, hi)``: the win share of ``learned`` playing ``model`` in one seat against ``field`` in
-    the others, seats rotated, over ``deals`` deals of run ``seed`` (a t interval over deals, 95%)."""
+    the others, seats rotated, over ``deals`` deals of run ``seed`` played by ``simulate`` (``playtest.api``'s,
+    passed in so that this module does not import the API that calls it), a t interval over deals, 95%."""
     from analyses.tune import deal_shares, mean_interval
-    from playtest import api
 
-    run = api.simulate(game, players=players, games=deals, seed=seed, strategies=["learned"] + [field] * (players - 1),
-                       params={"learned": [float(x) for x in model]}, rotate_seats=True, threads=threads)
+    run = simulate(game, players=players, games=deals, seed=seed, strategies=["learned"] + [field] * (players - 1),
+                   params={"learned": [float(x) for x in model]}, rotate_seats=True, threads=threads)
     share = mean_interval(deal_shares(run.seats(), "learned"))
     return share.mean, share.lo, share.hi
 
 
-def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200, players=None,
-          threads=1, on_round=None):
+def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200,
+          players=None, threads=1, on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
-    expert ``mcts@budget``; each round's model validated on ``deals`` deals. Returns the ``Training``."""
+    expert ``mcts@budget``; each round's model validated on ``deals`` deals played by ``simulate``
+    (``playtest.api.simulate``). Returns the ``Training``."""
     sset = strategy_set(game)
     g = game_registry.get(game)
     players = g.default_players if players is None else players
@@ -146,7 +147,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
         xs.append(x)
         ys.append(y)
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)
-        share = validate(game, players, model, field, deals, seed + 1, threads)
+        share = validate(simulate, game, players, model, field, deals, seed + 1, threads)
         out.rounds.append(Round(k, sum(len(v) for v in ys), model, *share, time.perf_counter() - start))
         if on_round:
             on_round(out.rounds[-1])

@@ -192,7 +192,8 @@ def test_training_is_reproducible_from_its_seed(design):
     """Two tiny expert iterations with one seed fit the same model, a valid one for the game, and validate it."""
     from playtest.train import train
 
-    runs = [train("forks", seed=4, rounds=2, games=3, deals=4, design=design, hidden=3) for _ in range(2)]
+    runs = [train("forks", simulate=api.simulate, seed=4, rounds=2, games=3, deals=4, design=design, hidden=3)
+            for _ in range(2)]
     a, b = (r.model for r in runs)
     np.testing.assert_array_equal(a, b)
     check_model(a, forks.N_FEATURES)
