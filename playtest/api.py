@@ -1107,7 +1107,9 @@ def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_s
 def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,
              margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_run=None, on_progress=None):
     """The first seat's edge and the seat verdict with each player model in every seat
-    (``analyses.by_model``); returns its ``(edges, changes)`` frames (``table`` and ``steps``).
+    (``playtest skill``; ``analyses.by_model``): a ``Result`` whose ``frame`` is the edges table, one row per
+    model (``table``; each row has its own verdict, so the result has none), ``info["changes"]`` the change
+    from each model to the next (``steps``) and ``dir`` the study's folder.
 
     ``models`` lists strategy names, read as weakest first (None:
     ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
@@ -1123,10 +1125,10 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
     Examples
     --------
     >>> import tempfile
-    >>> edges, changes = api.by_model("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"],
-    ...                               precision=20, max_games=200)
-    >>> edges["model"].to_list(), edges["verdict"].dtype
-    (['random', 'greedy'], String)
+    >>> r = api.by_model("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"], precision=20,
+    ...                  max_games=200)
+    >>> r.to_polars()["model"].to_list(), r.info["changes"].height   # one change: random -> greedy
+    (['random', 'greedy'], 1)
     """
     from analyses import by_model as study_of
 
@@ -1158,7 +1160,7 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
               params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
     study_of.play(simulate, out, study, resume=resume, on_run=on_run, on_progress=on_progress, threads=threads)
     edges = study_of.table(out, margin)[1]
-    return edges, study_of.steps(out, edges)
+    return Result(edges, dir=out, info={"changes": study_of.steps(out, edges)})
 
 
 def _check_resumable(out, study, study_of):

@@ -228,11 +228,11 @@ def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, p
             last[0] = time.monotonic()
             click.echo(f"  {model}: {games:,} games", err=True)
 
-    edges, changes = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
-                                  precision=precision, max_games=max_games, seed=seed, margin=margin,
-                                  chunk_size=chunk_size, params=parse_params(params), threads=threads,
-                                  resume=resume, on_run=started,
-                                  on_progress=progress)
+    study = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
+                         precision=precision, max_games=max_games, seed=seed, margin=margin, chunk_size=chunk_size,
+                         params=parse_params(params), threads=threads, resume=resume, on_run=started,
+                         on_progress=progress)
+    edges, changes = study.frame, study.info["changes"]
     table = by_model_report.markdown_table(out, margin)
     (Path(out) / "by_model.md").write_text(table)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
