@@ -125,7 +125,7 @@ def test_learned_takes_the_move_the_model_values_most_at_its_next_decision():
     sset = strategy_set("forks")
     pusher, pusher_params = sset.lookahead
     assert sset.names()[pusher] == "pusher"
-    choose = bind_choose(forks, sset.dispatch, cache=False)
+    choose = bind_choose(games.get("forks"), sset.dispatch, cache=False)
     rsids = np.full(cfg.players, pusher, np.int64)
     rparams = np.zeros(params.shape)
     rparams[:, :len(pusher_params)] = pusher_params
