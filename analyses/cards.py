@@ -46,9 +46,13 @@ a game are not independent), Bonferroni-corrected over these rows.
   seat that is ahead may simply get to play or buy more cards; the output
   marks these rows. Fair Enough: ``<special> (played)`` (``queue_played``,
   ``preorder_played``, ``sold_out_played``); Fool!: ``wild (played)``
-  (``wilds_played``); Fauch & Fertig: ``<kind> (bought)`` (``bought_kinds``).
+  (``wilds_played``); Fauch & Fertig: ``<kind> (bought)`` (``bought_kinds``);
+  Forks, below.
 
-Forks records no card a seat holds, so it has no "who holds it" rows.
+Forks: ``value V (dealt)`` (causal: a card of value V among the seat's first
+three cards, round 1; bits of ``dealt_values``) and ``value V (invested)``
+(observational: a card of value V in the seat's hand at the end,
+``invested_values``); values of 31 and more are not recorded.
 
 ``play`` plays the tables into a directory (``cards.json`` and one run per
 table under ``runs/``) and resumes an interrupted one.
@@ -216,6 +220,19 @@ def holdings(game, table, players):
                                 "is random)"))
             rows.append(Holding(f"{kind} (bought)", "bought_kinds", k, "observational",
                                 "observational: the seats that bought one against those that did not"))
+        return rows
+    if game == "forks":
+        from simulator.forks.engine import VALUE_BITS
+
+        removed = set(table["players"][str(players)].get("remove_values", []))
+        rows = []
+        for v in sorted(set(table["deck"]["values"]) - removed):
+            if v < VALUE_BITS:
+                rows.append(Holding(f"value {v} (dealt)", "dealt_values", v, "causal",
+                                    f"causal: the seats dealt a {v} among their first three cards against the others "
+                                    f"(the deal is random)"))
+                rows.append(Holding(f"value {v} (invested)", "invested_values", v, "observational",
+                                    f"observational: the seats that invested in a {v} against those that did not"))
         return rows
     return []
 

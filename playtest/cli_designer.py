@@ -238,7 +238,8 @@ def _check_toml_out(out):
 @click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
               help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a list of {card, measure, effect, low, high, kind, meaning} as JSON.")
+              help="Print a list of {card, measure, effect, low, high, kind, meaning} as JSON (kind: causal, "
+                   "observational, or not playable with the reason as its meaning).")
 def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out,
           force, resume, threads, backend, scheduler, workers, report, as_json):
     """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
@@ -292,8 +293,10 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                                 effects, meanings, unplayable)
         render([section], report, title=section.title, source=f"playtest cards {game}")
     if as_json:
-        click.echo(json.dumps([{**r, "meaning": meanings.get(r["card"])}
-                               for r in card_effects.frame(effects).to_dicts()], indent=2))
+        rows = [{**r, "meaning": meanings.get(r["card"])} for r in card_effects.frame(effects).to_dicts()]
+        rows += [{"card": card, "measure": None, "effect": None, "low": None, "high": None, "kind": "not playable",
+                  "meaning": why} for card, why in unplayable.items()]
+        click.echo(json.dumps(rows, indent=2))
         return
     for card in card_effects.ranked(effects):
         for r in effects[card]:

@@ -78,6 +78,16 @@ def test_fauch_fertig_a_free_egg_that_wins_outright_is_named_first(tmp_path):
     assert "dead" in rows["free egg", "mean rounds"]["meaning"]
 
 
+def test_forks_says_who_was_dealt_and_who_invested_and_which_removal_cannot_be_played():
+    done = invoke("cards", "forks", "-p", 4, "-s", "greedy", "-n", 300, "--threads", 1, "--card", "value 12",
+                  "--json")
+    assert done.exit_code == 0, done.output
+    kinds = {r["card"]: r["kind"] for r in json.loads(done.stdout)}
+    assert kinds == {"value 12 (dealt)": "causal", "value 12 (invested)": "observational",
+                     "value 12": "not playable"}  # 4 players: without the 12s the deck does not deal out evenly
+    assert "does not come out even" in json.loads(done.stdout)[-1]["meaning"]
+
+
 def test_cards_resume_reads_back_finished_tables_and_refuses_other_settings(tmp_path):
     out = tmp_path / "c"
     args = ("cards", "fool", "-s", "shedder", "-n", 200, "--threads", 1, "--card", "wild", "--card", "green",
