@@ -921,37 +921,43 @@ def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rota
     return chosen, holding, options
 
 
-def cards(game, *, players, out, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
-          setup=None, params=None, strategy_files=(), threads=None, names=None, resume=False, on_table=None,
-          backend="local", scheduler=None, workers=None):
+def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
+          variant="standard", setup=None, params=None, strategy_files=(), threads=None, names=None, resume=False,
+          on_table=None, backend="local", scheduler=None, workers=None):
     """Which card matters (``analyses.cards``): the default table and each table without a card (or the
-    ``names`` given; see ``card_plan``) are played on the same seed and deals into the directory ``out``
-    (``resume`` continues an interrupted one); the "who holds it" rows come from the default table's games.
+    ``names`` given; see ``card_plan``) are played on the same seed and deals into the directory ``out`` (None:
+    a scratch directory, deleted after; ``resume`` continues an interrupted one); the "who holds it" rows come
+    from the default table's games.
 
     Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what the row means}``
     and ``{card: why that table cannot be played}``. ``on_table(card, index, count)`` is called before each
     table; ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
     """
+    import tempfile
+
     from analyses import cards as card_effects
     from analyses.compare import CompareError
 
     chosen, holding, options = card_plan(game, players=players, games=games, seed=seed, strategies=strategies,
                                          rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
                                          strategy_files=strategy_files, names=names)
-    base, runs, unplayable = card_effects.play(simulate, game, out, chosen, options, resume=resume,
-                                               unplayable=(SetupError,), on_table=on_table, threads=threads,
-                                               backend=backend, scheduler=scheduler, workers=workers)
-    family = max(1, len(runs) * len(card_effects.MEASURES))
-    seats = base.seats()
-    effects = {}
-    for card, run in runs.items():
-        try:
-            effects[card] = card_effects.effects((seats, base.manifest), (run.seats(), run.manifest), card, family)
-        except CompareError as exc:  # e.g. no game without the card ends by the rules (all stopped by the cap)
-            unplayable[card] = str(exc)
+    with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
+        base, runs, unplayable = card_effects.play(simulate, game, out or scratch, chosen, options, resume=resume,
+                                                   unplayable=(SetupError,), on_table=on_table, threads=threads,
+                                                   backend=backend, scheduler=scheduler, workers=workers)
+        family = max(1, len(runs) * len(card_effects.MEASURES))
+        seats = base.seats()
+        effects = {}
+        for card, run in runs.items():
+            try:
+                effects[card] = card_effects.effects((seats, base.manifest), (run.seats(), run.manifest), card,
+                                                     family)
+            except CompareError as exc:  # e.g. no game without the card ends by the rules (all stopped by the cap)
+                unplayable[card] = str(exc)
+        held = card_effects.held_effects(seats, holding)
     meanings = {k: v[0] for k, v in chosen.items()}
     kinds = {h.card: h.meaning for h in holding}
-    for row in card_effects.held_effects(seats, holding):
+    for row in held:
         effects[row.card] = [row]
         meanings[row.card] = kinds[row.card]
     return effects, meanings, unplayable

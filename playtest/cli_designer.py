@@ -1,11 +1,12 @@
-"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side) and
-``compensate`` (the seat compensation that makes a player count fair).
+"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side),
+``compensate`` (the seat compensation that makes a player count fair) and ``cards`` (which card matters).
 
-Thin, like the rest of the command line: the work is in ``analyses.survey``
-, ``analyses.compensate`` and ``reports.survey_report``. Bad input (a player
-count the table lacks, a knob that is not per-seat, an output directory
-holding other files, ``--out`` over an existing file) is one ``error:``
-line, exit code 2, nothing written.
+Thin, like the rest of the command line: the work is in ``analyses.survey``,
+``analyses.compensate``, ``analyses.cards`` and ``reports``. Bad input (a
+player count the table lacks, a knob that is not per-seat, a bad
+``seat_bonus``, a card the table does not name, an output directory holding
+other files, ``--out`` over an existing file) is one ``error:`` line, exit
+code 2, nothing written.
 """
 
 import json
