@@ -19,7 +19,7 @@ from analyses import survey as surveys
 from analyses.compensate import CONFIRM_OFFSET
 from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
-from playtest.cli import run_arguments
+from playtest.cli import interrupted, run_arguments
 from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from reports.section import compact_toml
 from simulator import games as game_registry
@@ -119,14 +119,18 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
                 **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
-        if resume:
-            if not target.is_dir():
-                raise RunError(f"--resume: {target} holds no survey to continue")
-            rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
-            summary = api.survey(game, out=target, resume=True, **play)
-        else:
-            with rundir.claim(target, rundir.SURVEY, force=force):
-                summary = api.survey(game, out=target, **play)
+        try:
+            if resume:
+                if not target.is_dir():
+                    raise RunError(f"--resume: {target} holds no survey to continue")
+                rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
+                summary = api.survey(game, out=target, resume=True, **play)
+            else:
+                with rundir.claim(target, rundir.SURVEY, force=force):
+                    summary = api.survey(game, out=target, **play)
+        except KeyboardInterrupt:
+            interrupted(f"\ninterrupted: finished counts are on disk in {out}; run the same command with --resume "
+                        f"to finish" if out else "\ninterrupted", scratch)
         sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
         if out is not None and make_report:
@@ -274,14 +278,19 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
         api.card_plan(game, **play)  # bad input refused before anything is written or replaced
         with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
             target = Path(out) if out is not None else Path(scratch) / "cards"
-            if resume:
-                if not (target / card_effects.MANIFEST).is_file():
-                    raise RunError(f"--resume: {target} holds no cards run to continue (no {card_effects.MANIFEST})")
-                rundir.refuse_foreign(target, layout, "resume the cards run in")
-                found = api.cards(game, out=target, resume=True, **play, **where)
-            else:
-                with rundir.claim(target, layout, force=force):
-                    found = api.cards(game, out=target, **play, **where)
+            try:
+                if resume:
+                    if not (target / card_effects.MANIFEST).is_file():
+                        raise RunError(f"--resume: {target} holds no cards run to continue (no "
+                                       f"{card_effects.MANIFEST})")
+                    rundir.refuse_foreign(target, layout, "resume the cards run in")
+                    found = api.cards(game, out=target, resume=True, **play, **where)
+                else:
+                    with rundir.claim(target, layout, force=force):
+                        found = api.cards(game, out=target, **play, **where)
+            except KeyboardInterrupt:
+                interrupted(f"\ninterrupted: finished tables are on disk in {out}; run the same command with "
+                            f"--resume to finish" if out else "\ninterrupted", scratch)
     except card_effects.CardError as exc:
         raise RunError(str(exc)) from None
     effects, meanings, unplayable = found
