@@ -29,7 +29,7 @@ def effects_figure(measure, table):
     rows = table.filter(pl.col("measure") == measure)
     if not np.isfinite(rows["effect"].to_numpy()).any():
         return None
-    labels = [f"{c} ({k})" if measure == "win share" else c for c, k in zip(rows["card"], rows["kind"])]
+    labels = [f"{c}, {k}" if measure == "win share" else c for c, k in zip(rows["card"], rows["kind"])]
     fig, ax = figures.new_axes(height=max(1.8, 0.4 * rows.height + 1.0))
     figures.edge_points(ax, labels, rows["effect"], rows["low"], rows["high"])
     ax.set_xlabel(xlabel)
