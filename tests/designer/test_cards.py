@@ -212,3 +212,41 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
         (found,) = held_effects(frame, row, replicates=400, seed=k)
         covered += found.low < truth < found.high
     assert 0.90 <= covered / runs <= 0.99, covered   # 191 of 200 when written; binomial sd at 95%: 1.5 points
+
+
+def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kernel_knows_each_cards_kind():
+    from analyses.cards import card_kinds, candidates
+    from simulator.fauch_fertig import GAME
+    from simulator.fauch_fertig.layout import BLACK, N_CARDS, R_CARD_KIND, card_colour, card_copy, card_number
+
+    config = GAME.configure(4)
+    kinds = ["4 of its colour", "6 cards 1-4", "7 different numbers", "2 sets of 3", "6 cards 5-8", "2 runs of 4",
+             "2 sets of 4 colours", "pay 5 coins", "free egg", "black-card bonus"]  # read off setup.toml
+    assert card_kinds(config.setup) == kinds
+    rules = config.arrays[-1]
+    table = config.setup["conditions"]
+    for card in range(N_CARDS):
+        if card_colour(card) == BLACK:
+            text = table["black"][card_copy(card)]
+        else:
+            text = table[("first_copy", "second_copy")[card_copy(card)]][card_number(card) - 1]
+        assert kinds[rules[R_CARD_KIND + card]] == text
+    removed = candidates("fauch-fertig", config.setup, 4)
+    assert removed["pay 5 coins"][0] == "the 6 'pay 5 coins' cards made dead (pay 1000000 coins)"  # 4 + 2 black
+    assert removed["4 of its colour"][0].startswith("the 16 ")  # two entries of each copy list, four colours
+    assert GAME.configure(4, override=removed["free egg"][1]).info["cards"]  # a dead table is a valid table
+
+
+def test_fool_removals_keep_the_deck_dealing_out_evenly():
+    from analyses.cards import candidates
+    from simulator.fool import GAME
+
+    config = GAME.configure(4)
+    removed = candidates("fool", config.setup, 4)
+    assert list(removed) == ["wild", "green", "yellow", "orange", "blue"]
+    # 4 players (setup.toml): green 2-17 is the longest colour, orange 2-13 the longest after it
+    assert removed["wild"][1] == {"players": {"4": {"wilds": 2, "green": [2, 18]}}}
+    assert removed["blue"][1] == {"players": {"4": {"blue": [2, 7], "green": [2, 18]}}}
+    assert removed["green"][1] == {"players": {"4": {"green": [2, 16], "orange": [2, 14]}}}
+    for _, change in removed.values():  # 48 cards still deal 12 to each seat
+        assert GAME.configure(4, override=change).info["cards"] == 48
