@@ -39,7 +39,7 @@ a game are not independent), Bonferroni-corrected over these rows.
 - Dealt in the opening hand (kind ``causal``): the deal is random, so being
   dealt the card is assigned at random and the difference is its effect.
   Fool!: ``wild (dealt)`` (a wild "1" in the first deal's hand, seat column
-  ``wilds_dealt``) and ``top card (dealt)`` (the highest card of a colour,
+  ``wilds_dealt``) and ``colour top (dealt)`` (the highest card of a colour,
   ``tops_dealt``); Fauch & Fertig: ``<kind> (dealt)`` (a card of that kind in
   the opening display, bits of ``dealt_kinds``).
 - Played or bought (kind ``observational``): an association, not an effect: a
@@ -206,7 +206,7 @@ def holdings(game, table, players):
     if game == "fool":
         dealt = "causal: the seats dealt one in the opening hand against the others (the deal is random)"
         return [Holding("wild (dealt)", "wilds_dealt", None, "causal", dealt),
-                Holding("top card (dealt)", "tops_dealt", None, "causal",
+                Holding("colour top (dealt)", "tops_dealt", None, "causal",
                         dealt.replace("dealt one", "dealt the highest card of a colour")),
                 Holding("wild (played)", "wilds_played", None, "observational",
                         "observational: the seats that played a wild \"1\" against those that did not")]
@@ -329,11 +329,11 @@ def outlier_sentences(table, meanings):
         interval = f"{r.effect:+.2f} points of win share ({r.low:+.2f} to {r.high:+.2f})"
         if r.kind == "observational":
             verb = card.rsplit("(", 1)[-1].rstrip(")")
-            out.append(f"Observational: seats that {verb} a {card_of(card)} won {interval} more than those that "
-                       f"did not; an association, not an effect.")
+            out.append(f"Observational: seats that {verb} a '{card_of(card)}' card won {interval} more than those "
+                       f"that did not; an association, not an effect.")
         elif card.endswith(" (dealt)"):
-            out.append(f"Being dealt a {card_of(card)} in the opening hand is worth {interval}; causal, the deal "
-                       f"is random.")
+            out.append(f"Being dealt a '{card_of(card)}' card in the opening hand is worth {interval}; causal, the "
+                       f"deal is random.")
         else:
             what = "; ".join(f"the {r.measure} by {r.effect:+.2f}{UNITS[r.measure]} ({r.low:+.2f} to {r.high:+.2f})"
                              for r in clear)
