@@ -8,8 +8,7 @@ decision function, a placeholder the kernels never call for it.
 
 Parameter vector (``--param mcts=...``)::
 
-    [iterations, exploration, rollout, forbid, horizon, widening, exponent, widen-own, worlds,
-     rollout params...]
+    [iterations, exploration, rollout, forbid, horizon, rollout params...]
 
 * ``iterations``: search iterations per decision (1 to 2**20); 256 by
   default, 64 in Fool! (``FOOL_ITERATIONS``, with horizon 1: the smallest
@@ -30,22 +29,6 @@ Parameter vector (``--param mcts=...``)::
   ``playtest strategies GAME``; Fool!: the end of a deal, Forks: the end of
   a round). Left out, the game's default: 1 in Fool! and Forks
   (``FOOL_HORIZON``, ``FORKS_HORIZON``), 0 in the others.
-* ``widening`` (``P_WIDENING``): progressive widening of the tree, k >= 0;
-  0 (the default) is off. With k > 0 a node where another seat moves gets a
-  new child only while it has fewer than k * visits ** ``exponent``
-  children (``simulator.core.search``);
-* ``exponent`` (``P_WIDEN_EXPONENT``): the widening's alpha, in (0, 1];
-  0.5 by default;
-* ``widen-own`` (``P_WIDEN_OWN``): 0 widens only the other seats' nodes
-  (the default), 1 every node, the seat's own included;
-* ``worlds`` (``P_WORLDS``): 0 (the default) determinizes a fresh world
-  every iteration; W >= 1 keeps the first W iterations' worlds and plays
-  every later iteration in one of them.
-
-The widening and world slots were added after the others: of the values
-after the horizon, the rollout strategy's parameters are the last ones when
-given (so a vector written before the slots, with them right after the
-horizon, reads as it did), and up to four values before them fill the slots.
 
 A name ``mcts@N`` is ``mcts`` with ``N`` iterations (several budgets can sit
 at one table, e.g. ``-s mcts@1024 -s mcts@64``).
@@ -55,12 +38,11 @@ import math
 
 from strategies.learned import NAME as LEARNED
 from simulator.core.search import (MAX_ITERATIONS, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
-                                   P_ROLLOUT_PARAMS, P_WIDENING)
+                                   P_ROLLOUT_PARAMS)
 from strategies.strategy import Strategy
 
 NAME = "mcts"
-DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0)
-SLOTS_AFTER_HORIZON = ("widening", "widening exponent", "widen-own", "worlds")
+DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0)
 # Fool!'s defaults (docs/skill.md, "How strong it is"): against 3 x cautious, seats rotated, seed 1, with rollouts
 # to the end of the game (horizon 0) mcts won 23.8% +- 5.5 of 50 deals at 256 iterations and 43.1% +- 7.6 of 40 at
 # 1,024; stopped at the end of the deal (horizon 1) 30.8% +- 6.3 at 32 (not above the fair 25%), 33.5% +- 4.8 at 64
@@ -75,9 +57,8 @@ FOOL_HORIZON = 1
 FORKS_HORIZON = 1
 SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012): "
            "params=[iterations, exploration, rollout (-1 random or a strategy number), forbidden classes (bit "
-           "mask), horizon (0 to the end of the game, h to the h-th evaluation point ahead), widening k (0 off), "
-           "widening exponent, widen-own (1: every node), worlds (0: a fresh one each iteration), rollout "
-           "strategy's params...]; mcts@N = N iterations")
+           "mask), horizon (0 to the end of the game, h to the h-th evaluation point ahead), rollout strategy's "
+           "params...]; mcts@N = N iterations")
 
 
 def split_name(name):
@@ -103,21 +84,16 @@ def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=N
     ``(name, default params)``); ``evaluation_point`` is the engine's
     ``EVALUATION_POINT`` (None: every horizon but 0 is refused);
     ``check_learned`` validates a learned model (rollout = ``learned``: the
-    learned leaf evaluation, whose model may have any valid length). Of the
-    values after the horizon, the rollout strategy's parameters, when given,
-    are the last ones (as many as it takes; a learned model: the longest
-    tail that is a valid model), and the up to ``len(SLOTS_AFTER_HORIZON)``
-    before them are the widening and world slots; so a vector written before
-    those slots (rollout parameters right after the horizon) reads as it
-    did. Returns the full vector; raises ``ValueError`` saying what is wrong.
+    learned leaf evaluation, whose model may have any valid length). Returns the full
+    vector; raises ``ValueError`` saying what is wrong.
     """
     v = [float(x) for x in vector]
-    if len(v) < P_WIDENING:
-        v += [float(x) for x in defaults[len(v):P_WIDENING]]
-    if not all(math.isfinite(x) for x in v):
-        raise ValueError("mcts parameters must be finite numbers")
+    if len(v) < P_ROLLOUT_PARAMS:
+        v += [float(x) for x in defaults[len(v):P_ROLLOUT_PARAMS]]
     iterations, exploration, rollout, forbid, horizon = (v[P_ITERATIONS], v[P_EXPLORATION], v[P_ROLLOUT],
                                                          v[P_FORBID], v[P_HORIZON])
+    if not all(math.isfinite(x) for x in v):
+        raise ValueError("mcts parameters must be finite numbers")
     if iterations != int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
         raise ValueError(f"mcts iterations must be a whole number from 1 to {MAX_ITERATIONS}, got {iterations:g}")
     if exploration < 0:
@@ -130,50 +106,22 @@ def check_vector(vector, heuristics, defaults=DEFAULT_PARAMS, evaluation_point=N
     if horizon >= 1 and evaluation_point is None:
         raise ValueError(f"mcts horizon {horizon:g} stops rollouts at the game's evaluation points, and this game "
                          f"has none: use horizon 0")
-    rest = v[P_WIDENING:]
     if rollout == -1:
-        if len(rest) > len(SLOTS_AFTER_HORIZON):
+        if len(v) > P_ROLLOUT_PARAMS:
             raise ValueError(f"mcts with random rollouts (rollout -1) takes {P_ROLLOUT_PARAMS} parameters, got "
                              f"{len(v)}")
-        return v[:P_WIDENING] + _search_slots(rest, defaults)
+        return v
     choices = [i for i, (name, _) in enumerate(heuristics) if name != NAME]
     if rollout != int(rollout) or int(rollout) not in choices:
         raise ValueError(f"mcts rollout must be -1 (random) or a strategy number from "
                          f"{', '.join(f'{i} ({heuristics[i][0]})' for i in choices)}; got {rollout:g}")
     name, own = heuristics[int(rollout)]
+    extra = v[P_ROLLOUT_PARAMS:] or list(own)
     if name == LEARNED and check_learned is not None:
-        first = None
-        for head in range(min(len(rest), len(SLOTS_AFTER_HORIZON)) + 1):
-            try:
-                model = [float(x) for x in check_learned(rest[head:] or list(own))]
-            except ValueError as error:
-                first = first or error
-                continue
-            return v[:P_WIDENING] + _search_slots(rest[:head], defaults) + model
-        raise first
-    head = len(rest) - len(own) if rest else 0
-    if not 0 <= head <= len(SLOTS_AFTER_HORIZON):
-        raise ValueError(f"the rollout strategy {name!r} takes {len(own)} parameters, got "
-                         f"{len(rest) - max(0, min(head, len(SLOTS_AFTER_HORIZON)))}")
-    return v[:P_WIDENING] + _search_slots(rest[:head], defaults) + (rest[head:] or list(own))
-
-
-def _search_slots(given, defaults):
-    """The widening and world slots (``SLOTS_AFTER_HORIZON``): ``given`` completed from ``defaults`` (or the
-    built-in defaults, for a default vector from before the slots), validated."""
-    base = (list(defaults) + list(DEFAULT_PARAMS[len(defaults):]))[P_WIDENING:P_ROLLOUT_PARAMS]
-    slots = [float(x) for x in given] + [float(x) for x in base[len(given):]]
-    widening, exponent, own, worlds = slots
-    if widening < 0:
-        raise ValueError(f"mcts widening must be 0 (off) or more, got {widening:g}")
-    if not 0 < exponent <= 1:
-        raise ValueError(f"mcts widening exponent must be more than 0 and at most 1, got {exponent:g}")
-    if own not in (0.0, 1.0):
-        raise ValueError(f"mcts widen-own must be 0 (widen the other seats' nodes) or 1 (every node), got {own:g}")
-    if worlds != int(worlds) or not 0 <= worlds <= MAX_ITERATIONS:
-        raise ValueError(f"mcts worlds must be a whole number from 0 (a fresh world every iteration) to "
-                         f"{MAX_ITERATIONS}, got {worlds:g}")
-    return slots
+        return v[:P_ROLLOUT_PARAMS] + [float(x) for x in check_learned(extra)]
+    if len(extra) != len(own):
+        raise ValueError(f"the rollout strategy {name!r} takes {len(own)} parameters, got {len(extra)}")
+    return v[:P_ROLLOUT_PARAMS] + extra
 
 
 def search_strategy(placeholder, iterations=DEFAULT_PARAMS[P_ITERATIONS], horizon=DEFAULT_PARAMS[P_HORIZON]):

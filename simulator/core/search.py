@@ -56,36 +56,16 @@ cards). The decision is the root child visited most often, visit ties
 going to the higher mean value, then to the lower key; the action returned
 is the live state's action with that key.
 
-Two remedies for the shallow tree that keys by card make (an opponent's
-node gets a child for nearly every card it may hold, docs/skill.md), each
-off at 0, where the search is exactly the one without it:
-
-* *progressive widening* (Coulom 2007; Chaslot et al. 2008): with
-  ``widening`` k > 0, a node where another seat moves (every node, with
-  ``widen_own`` 1) gets a new child only while it has fewer than
-  k * visits ** ``exponent`` children (its visits before this iteration);
-  beyond that the iteration descends to the best legal existing child by
-  UCB1, and expands an untried key only when no existing child is legal in
-  its determinization;
-* *kept worlds* (OpenSpiel's ``max_world_samples`` of its IS-MCTS): with
-  ``worlds`` W > 0, the first W iterations each determinize a fresh world
-  from the searching seat's stream, as without it, and keep that stream;
-  every later iteration replays one of them, chosen uniformly (the same
-  hidden cards and the same chance lanes), so opponents' nodes only see the
-  cards of W worlds.
-
 A search seat's parameter vector (``strategies.search`` documents and
-validates it): ``[iterations, exploration, rollout, forbid, horizon,
-widening, exponent, widen_own, worlds, rollout params...]`` where
-``rollout`` is -1 for uniform random rollouts or the strategy id of a
-built-in heuristic, whose parameter vector follows; ``forbid`` a bit mask
-of the engine's action classes (``ACTION_CLASSES``) the seat never takes
-when it has another option: in the game, in its tree and in its random
-rollouts (restricted play; a heuristic rollout policy is not restricted);
-``horizon`` 0 (play to the end of the game) or h >= 1 (to the h-th
-evaluation point ahead). A row shorter than a slot reads it as 0 (``slot``).
-The search draws only from its own seat's stream, so it is reproducible
-like every strategy.
+validates it): ``[iterations, exploration, rollout, forbid, horizon, rollout
+params...]`` where ``rollout`` is -1 for uniform random rollouts or the
+strategy id of a built-in heuristic, whose parameter vector follows;
+``forbid`` a bit mask of the engine's action classes (``ACTION_CLASSES``)
+the seat never takes when it has another option: in the game, in its tree
+and in its random rollouts (restricted play; a heuristic rollout policy is
+not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
+the h-th evaluation point ahead). The search draws only from its own seat's
+stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,
@@ -105,19 +85,16 @@ from simulator.core.learned import win_shares
 from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
 
-(P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_HORIZON, P_WIDENING, P_WIDEN_EXPONENT, P_WIDEN_OWN, P_WORLDS,
- P_ROLLOUT_PARAMS) = range(10)
+P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_HORIZON, P_ROLLOUT_PARAMS = range(6)
 MAX_ITERATIONS = 1 << 20   # the tree of one decision holds at most this many nodes (+1)
 
 
 def new_search(arrays, params, sids):
-    """Template: one thread's search buffers, sized for the largest budget and world count among the search
-    seats."""
-    cap, worlds = 1, 0
+    """Template: one thread's search buffers, sized for the largest budget among the search seats."""
+    cap = 1
     for s in range(sids.size):
         if sids[s] == SEARCH_SID:  # noqa: F821 (bound)
             cap = max(cap, int(params[s, P_ITERATIONS]) + 1)
-            worlds = max(worlds, int(slot(params, s, P_WORLDS)))
     return (new_state(arrays, params),                  # noqa: F821 (bound)  the determinized copy
             np.empty(cap, np.int64),                    # parent
             np.empty(cap, np.int64),                    # move key that leads to the node
@@ -140,16 +117,7 @@ def new_search(arrays, params, sids):
             np.empty(MAX_KEYS, np.int64),               # noqa: F821 (bound)  an action of each legal key here
             np.empty((0, 3), np.int64),                 # the tree log (empty: off; see search)
             np.empty((0, 4), np.uint64),                # the stream at each iteration's start (with the log)
-            np.empty((worlds, 4), np.uint64),           # the stream that determinized each kept world
-            np.empty(4, np.uint64),                     # a kept world's stream, replayed
             new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
-
-
-@nb.njit(cache=True)
-def slot(params, seat, p):
-    """Slot ``p`` of ``seat``'s parameter row, 0 where the row is shorter (a vector from before the slot).
-    Jit-compiled."""
-    return params[seat, p] if p < params.shape[1] else 0.0
 
 
 @nb.njit(cache=True)
@@ -199,20 +167,16 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     With a non-empty tree log (``buf[20]``, rows ``(iteration, node,
     action)``, and ``buf[21]``, the searching seat's stream at the start of
     each iteration; tests use it), every step taken in the tree is recorded
-    while there is room. With kept worlds, ``buf[22]`` holds the stream each
-    kept world was determinized from.
+    while there is room.
     """
     (work, parent, key, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, kept, replay, lbuf) = buf
+     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, lbuf) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
     rollout = int(params[me, P_ROLLOUT])
     forbid = int(params[me, P_FORBID])
     horizon = int(params[me, P_HORIZON])
-    widening, exponent, widen_own = slot(params, me, P_WIDENING), slot(params, me, P_WIDEN_EXPONENT), slot(
-        params, me, P_WIDEN_OWN) != 0.0
-    worlds = int(slot(params, me, P_WORLDS))
     mark = horizon_mark(state)  # noqa: F821 (bound)
     leaf = rollout == LEARNED_SID  # noqa: F821 (bound)  the learned model scores the leaf: no rollout
     rngs = state[1]
@@ -230,17 +194,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             for k in range(4):
                 log_rng[it, k] = rng[k]
         copy_state(state, work)  # noqa: F821 (bound)
-        if worlds == 0 or it < worlds:  # a fresh world (kept, with worlds: its stream is noted first)
-            for k in range(4 if it < worlds else 0):
-                kept[it, k] = rng[k]
-            determinize(work, arrays, me, rng)  # noqa: F821 (bound)
-            reseed_from(work[1], rng)
-        else:  # one of the kept worlds again, chance lanes and all
-            w = randint(rng, worlds)
-            for k in range(4):
-                replay[k] = kept[w, k]
-            determinize(work, arrays, me, replay)  # noqa: F821 (bound)
-            reseed_from(work[1], replay)
+        determinize(work, arrays, me, rng)  # noqa: F821 (bound)
+        reseed_from(work[1], rng)
         node = 0
         in_tree = True  # descending the tree until one key is expanded, then rolling out
         while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)  # noqa: F821
@@ -255,10 +210,9 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     keys[i] = k
                     legal[k] = stamp[0]
                     key_action[k] = acts[i]
-                best, best_value, children = -1, -1e300, 0
+                best, best_value = -1, -1e300
                 ch = child[node]
                 while ch >= 0:
-                    children += 1
                     if legal[key[ch]] == stamp[0]:
                         tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
@@ -273,9 +227,6 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                         tried[k] = stamp[0]
                         keys[untried] = k
                         untried += 1
-                if widening > 0.0 and best >= 0 and (widen_own or to_move(work) != me) and (
-                        children >= widening * visits[node] ** exponent):
-                    untried = 0  # progressive widening: this node has all the children its visits allow
                 if untried > 0 and nodes < parent.size:
                     k = keys[randint(rng, untried)]
                     a = key_action[k]

@@ -19,7 +19,6 @@ from strategies.registry import StrategyError
 
 DEFAULT_BUDGET = {"forks": 256, "fool": 64, "fair-enough": 256, "fauch-fertig": 256}
 DEFAULT_HORIZON = {"forks": 1, "fool": 1, "fair-enough": 0, "fauch-fertig": 0}
-OFF = [0.0, 0.5, 0.0, 0.0]   # the widening and world slots by default: widening 0 (off), exponent 0.5, 0, worlds 0
 
 
 def mcts_row(game, vector, lineup=("mcts", "random", "random", "random")):
@@ -39,19 +38,19 @@ def test_mcts_plays_the_documented_defaults_and_mcts_at_n_overrides_the_budget(n
 
 def test_a_parameter_vector_replaces_the_default_budget_in_fool():
     assert mcts_row("fool", [300.0, 0.7, 3.0, 0.0, 0.0], ("mcts", "cautious", "cautious", "cautious")) == [
-        300.0, 0.7, 3.0, 0.0, 0.0] + OFF
+        300.0, 0.7, 3.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("name", sorted(DEFAULT_BUDGET))
 def test_a_vector_without_a_horizon_gets_the_game_default(name):
-    assert mcts_row(name, [300.0, 0.7, -1.0, 0.0]) == [300.0, 0.7, -1.0, 0.0, DEFAULT_HORIZON[name]] + OFF
-    assert mcts_row(name, [300.0]) == [300.0, 0.7, -1.0, 0.0, DEFAULT_HORIZON[name]] + OFF
+    assert mcts_row(name, [300.0, 0.7, -1.0, 0.0]) == [300.0, 0.7, -1.0, 0.0, DEFAULT_HORIZON[name]]
+    assert mcts_row(name, [300.0]) == [300.0, 0.7, -1.0, 0.0, DEFAULT_HORIZON[name]]
 
 
 def test_the_rollout_strategy_parameters_follow_the_horizon():
     # counter (strategy 4) takes two parameters: its defaults when left out, else after the horizon
-    assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0]) == [64.0, 0.7, 4.0, 0.0, 1.0] + OFF + [10.0, 3.0]
-    assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]) == [64.0, 0.7, 4.0, 0.0, 0.0] + OFF + [8.0, 2.0]
+    assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0]) == [64.0, 0.7, 4.0, 0.0, 1.0, 10.0, 3.0]
+    assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]) == [64.0, 0.7, 4.0, 0.0, 0.0, 8.0, 2.0]
     # the layout before the horizon existed (rollout parameters from position 4): one parameter short
     for old in ([64.0, 0.7, 4.0, 0.0, 8.0, 2.0], [64.0, 0.7, 4.0, 0.0, 1.0, 2.0]):
         with pytest.raises(StrategyError, match="the rollout strategy 'counter' takes 2 parameters, got 1"):
@@ -80,40 +79,9 @@ def test_a_horizon_is_refused_in_a_game_without_evaluation_points(name):
     assert mcts_row(name, [64.0, 0.7, -1.0, 0.0, 0.0])[4] == 0.0
 
 
-def test_the_widening_and_world_slots_come_before_the_rollout_strategy_parameters():
-    """A vector written before the slots (rollout parameters right after the horizon) reads as it did; up to four
-    values before the rollout parameters are widening, exponent, widen-own and worlds, the rest from defaults."""
-    assert mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 1.0, 2.0, 0.25, 8.0, 2.0]) == [
-        64.0, 0.7, 4.0, 0.0, 1.0, 2.0, 0.25, 0.0, 0.0, 8.0, 2.0]
-    assert mcts_row("fool", [64.0, 0.7, -1.0, 0.0, 1.0, 1.0]) == [64.0, 0.7, -1.0, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0]
-    assert mcts_row("forks", [256.0, 0.7, -1.0, 0.0, 1.0, 0.0, 0.5, 1.0, 8.0]) == [
-        256.0, 0.7, -1.0, 0.0, 1.0, 0.0, 0.5, 1.0, 8.0]
-    with pytest.raises(StrategyError, match="the rollout strategy 'counter' takes 2 parameters, got 3"):
-        mcts_row("fool", [64.0, 0.7, 4.0, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0, 1.0, 8.0, 2.0])
-
-
-def test_a_learned_leaf_model_reads_the_same_with_or_without_the_slots():
-    sset = strategy_set("fool")
-    model = list(sset.get("learned")[1].params)
-    head = [64.0, 0.7, float(sset.learned_sid), 0.0, 0.0]
-    assert mcts_row("fool", head + model) == head + OFF + model
-    assert mcts_row("fool", head + [1.0, 0.5, 0.0, 4.0] + model) == head + [1.0, 0.5, 0.0, 4.0] + model
-
-
-@pytest.mark.parametrize("slots, message", [
-    ([-1.0], r"mcts widening must be 0 \(off\) or more, got -1"),
-    ([1.0, 0.0], "mcts widening exponent must be more than 0 and at most 1, got 0"),
-    ([1.0, 1.5], "mcts widening exponent must be more than 0 and at most 1, got 1.5"),
-    ([1.0, 0.5, 2.0], r"mcts widen-own must be 0 \(widen the other seats' nodes\) or 1 \(every node\), got 2"),
-    ([0.0, 0.5, 0.0, 2.5], r"mcts worlds must be a whole number from 0 \(a fresh world every iteration\)")])
-def test_a_widening_or_world_slot_out_of_range_is_refused(slots, message):
-    with pytest.raises(StrategyError, match=message):
-        mcts_row("fool", [64.0, 0.7, -1.0, 0.0, 1.0] + slots)
-
-
-def test_random_rollouts_take_nine_parameters():
-    with pytest.raises(StrategyError, match="takes 9 parameters, got 10"):
-        mcts_row("fool", [64.0, 0.7, -1.0, 0.0, 1.0, 0.0, 0.5, 0.0, 0.0, 3.0])
+def test_random_rollouts_take_five_parameters():
+    with pytest.raises(StrategyError, match="takes 5 parameters, got 6"):
+        mcts_row("fool", [64.0, 0.7, -1.0, 0.0, 1.0, 3.0])
 
 
 @pytest.mark.parametrize("name, line", [
