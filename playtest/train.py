@@ -43,7 +43,8 @@ EXPERT_HORIZON = {"fool": 1.0, "forks": 1.0, "fair-enough": 0.0, "fauch-fertig":
 # look-ahead player evaluates) or right after each of its moves. Chosen by measurement (docs/skill.md, "The
 # learned player"): linear models, the same training runs and validation deals but for this switch, learned in
 # one seat against the strongest heuristic: Fair Enough 31.2% at its decisions against 18.8% after its moves (round
-# 1 of 2, 200 games a round), Fool! 21.8% against 38.4% (round 2 of 3)
+# 1 of 2, 200 games a round), Fool! 21.8% against 38.4% (round 2 of 3), Forks no difference (36-38%); Fauch &
+# Fertig's player does not look ahead, so it is recorded where it scores, right after the move
 RECORDED_AT_DECISION = {"forks": True, "fool": False, "fair-enough": True, "fauch-fertig": False}
 
 
