@@ -62,7 +62,7 @@ MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
-LEARNED_TABLE_GAMES = 2_000  # games of the all-learned table
+LEARNED_TABLE_GAMES = {"forks": 20_000}  # games of the all-learned table (enough for a second); other games: 2,000
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, no statistics (chosen)": output.encode_chunk,
     "polars, zstd 1, min/max statistics": lambda frame: output.encode_chunk(
@@ -364,7 +364,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             encodings.append((name, encoding_rates(spec, run_chunk, ENCODING_GAMES)))
             one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
             mcts_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
-            learned_rate = table_rate(name, "learned", LEARNED_TABLE_GAMES)
+            learned_rate = table_rate(name, "learned", LEARNED_TABLE_GAMES.get(name, 2_000))
             searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns,
                              f"{mcts_rate:.2f}/s ({budget:,} iterations)", one / one_it,
                              f"{learned_rate:,.0f}/s ({learned_rate / mcts_rate:,.0f}x)"))
