@@ -896,48 +896,70 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
     return found, with_knob(override, players, knob, found.values)
 
 
-def cards(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
-          setup=None, params=None, strategy_files=(), threads=None, names=None, on_card=None, backend="local",
-          scheduler=None, workers=None):
-    """The causal effect of removing each card (or the ``names`` given) of the setup table
-    (``analyses.cards``): the default and each table without a card are played on the same seed and deals.
-
-    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what removing it means}``
-    and ``{card: why that table cannot be played}``; a name the table does not have is a ``CardError``.
-    ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask). The observational rows (``analyses.cards.held_effects``, "<card> (played)") come from the default table's games.
-    """
+def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
+              setup=None, params=None, strategy_files=(), names=None):
+    """What ``cards`` will play, checked before anything is played or written: ``(chosen, holding, options)``,
+    the removals ``{card: (meaning, setup override)}``, the "who holds it" rows (``analyses.cards.Holding``) and
+    the run options. A name the table does not have is a ``CardError``; a bad run a ``RunError`` or
+    ``SetupError``."""
     from analyses import cards as card_effects
 
     override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
     table = game_registry.get(game).configure(players, variant, override).setup
     known = card_effects.candidates(game, table, players)
+    holding = card_effects.holdings(game, table, players)
+    held_names = {card_effects.card_of(h.card) for h in holding}
     for name in names or ():
-        if name not in known:
+        if name not in known and name not in held_names:
             raise card_effects.CardError(f"no card {name!r} in the {game} table at {players} players (its cards: "
-                                         f"{', '.join(known)})")
+                                         f"{', '.join(dict.fromkeys([*known, *held_names]))})")
     chosen = {k: v for k, v in known.items() if not names or k in names}
-    options = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
-                   variant=variant, params=params, strategy_files=strategy_files, threads=threads, backend=backend,
-                   scheduler=scheduler, workers=workers)
-    check(game, **{k: v for k, v in options.items() if k not in ("threads", "backend", "scheduler", "workers")},
-          setup=override)
-    base = simulate(game, setup=override, **options)
-    runs, unplayable = {}, {}
-    for card, (_, change) in chosen.items():
-        if on_card is not None:
-            on_card(card)
-        try:
-            runs[card] = simulate(game, setup=card_effects.merge(override, change), **options)
-        except SetupError as exc:
-            unplayable[card] = str(exc)
-    family = max(1, len(runs) * len(card_effects.MEASURES))
-    effects = {card: card_effects.effects((base.frame, base.manifest), (run.frame, run.manifest), card, family)
-               for card, run in runs.items()}
+    holding = [h for h in holding if not names or card_effects.card_of(h.card) in names]
+    options = dict(players=players, games=games, seed=seed, strategies=list(strategies), rotate_seats=rotate_seats,
+                   variant=variant, params=params, strategy_files=[str(f) for f in strategy_files], setup=override)
+    check(game, **options)
+    return chosen, holding, options
+
+
+def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
+          variant="standard", setup=None, params=None, strategy_files=(), threads=None, names=None, resume=False,
+          on_table=None, backend="local", scheduler=None, workers=None):
+    """Which card matters (``analyses.cards``): the default table and each table without a card (or the
+    ``names`` given; see ``card_plan``) are played on the same seed and deals into the directory ``out`` (None:
+    a scratch directory, deleted after; ``resume`` continues an interrupted one); the "who holds it" rows come
+    from the default table's games.
+
+    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what the row means}``
+    and ``{card: why that table cannot be played}``. ``on_table(card, index, count)`` is called before each
+    table; ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
+    """
+    import tempfile
+
+    from analyses import cards as card_effects
+    from analyses.compare import CompareError
+
+    chosen, holding, options = card_plan(game, players=players, games=games, seed=seed, strategies=strategies,
+                                         rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
+                                         strategy_files=strategy_files, names=names)
+    with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
+        base, runs, unplayable = card_effects.play(simulate, game, out or scratch, chosen, options, resume=resume,
+                                                   unplayable=(SetupError,), on_table=on_table, threads=threads,
+                                                   backend=backend, scheduler=scheduler, workers=workers)
+        family = max(1, len(runs) * len(card_effects.MEASURES))
+        seats = base.seats()
+        effects = {}
+        for card, run in runs.items():
+            try:
+                effects[card] = card_effects.effects((seats, base.manifest), (run.seats(), run.manifest), card,
+                                                     family)
+            except CompareError as exc:  # e.g. no game without the card ends by the rules (all stopped by the cap)
+                unplayable[card] = str(exc)
+        held = card_effects.held_effects(seats, holding)
     meanings = {k: v[0] for k, v in chosen.items()}
-    for row in card_effects.held_effects(game, base.frame):
-        if not names or row.card.removesuffix(" (played)") in names:
-            effects[row.card] = [row]
-            meanings[row.card] = "observational: the seats that played one against those that did not"
+    kinds = {h.card: h.meaning for h in holding}
+    for row in held:
+        effects[row.card] = [row]
+        meanings[row.card] = kinds[row.card]
     return effects, meanings, unplayable
 
 

@@ -1,11 +1,12 @@
-"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side) and
-``compensate`` (the seat compensation that makes a player count fair).
+"""The designer's commands of the ``playtest`` command line: ``survey`` (every player count side by side),
+``compensate`` (the seat compensation that makes a player count fair) and ``cards`` (which card matters).
 
-Thin, like the rest of the command line: the work is in ``analyses.survey``
-, ``analyses.compensate`` and ``reports.survey_report``. Bad input (a player
-count the table lacks, a knob that is not per-seat, an output directory
-holding other files, ``--out`` over an existing file) is one ``error:``
-line, exit code 2, nothing written.
+Thin, like the rest of the command line: the work is in ``analyses.survey``,
+``analyses.compensate``, ``analyses.cards`` and ``reports``. Bad input (a
+player count the table lacks, a knob that is not per-seat, a bad
+``seat_bonus``, a card the table does not name, an output directory holding
+other files, ``--out`` over an existing file) is one ``error:`` line, exit
+code 2, nothing written.
 """
 
 import json
@@ -18,7 +19,7 @@ from analyses import survey as surveys
 from analyses.compensate import CONFIRM_OFFSET
 from analyses.verdict import DEFAULT_MARGIN
 from playtest import api
-from playtest.cli import run_arguments
+from playtest.cli import interrupted, run_arguments
 from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from reports.section import compact_toml
 from simulator import games as game_registry
@@ -86,7 +87,9 @@ def _counts(text, game, setup):
               help="Balanced means every seat's edge is within ± this many percentage points.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html (with --out).")
-@click.option("--json", "as_json", is_flag=True, help="Print the recommendation and one object per count as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON list, one object per count (players, verdict, edges, feel figures); the "
+                   "recommendation is in <out>/survey.json.")
 def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
            resume, threads, backend, scheduler, workers, margin, make_report, as_json):
     """Compare every player count of GAME side by side: seat verdict, first seat's edge, largest edge, game
@@ -116,12 +119,18 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
                 **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
-        if resume:
-            rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
-            summary = api.survey(game, out=target, resume=True, **play)
-        else:
-            with rundir.claim(target, rundir.SURVEY, force=force):
-                summary = api.survey(game, out=target, **play)
+        try:
+            if resume:
+                if not target.is_dir():
+                    raise RunError(f"--resume: {target} holds no survey to continue")
+                rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
+                summary = api.survey(game, out=target, resume=True, **play)
+            else:
+                with rundir.claim(target, rundir.SURVEY, force=force):
+                    summary = api.survey(game, out=target, **play)
+        except KeyboardInterrupt:
+            interrupted(f"\ninterrupted: finished counts are on disk in {out}; run the same command with --resume "
+                        f"to finish" if out else "\ninterrupted", scratch)
         sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
         if out is not None and make_report:
@@ -129,8 +138,7 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
 
             report = write_report([target], target / "report.html", margin=margin)
     if as_json:
-        click.echo(json.dumps({"game": game, "margin": margin, "recommendation": sentence,
-                               "counts": [surveys.json_row(r) for r in summary.to_dicts()]}, indent=2))
+        click.echo(json.dumps([surveys.json_row(r) for r in summary.to_dicts()], indent=2))
         return
     for line in surveys.table_lines(summary):
         click.echo(line)
@@ -225,22 +233,23 @@ def _check_toml_out(out):
               help="Games (deals, with --rotate-seats) per table.")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
               help="Seed of every table: the same deals with and without each card.")
-@click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True)
-@click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies.")
-@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
-@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...")
-@click.option("--variant", default="standard", show_default=True)
-@click.option("--setup", type=click.Path(dir_okay=False), default=None, help="TOML file over the setup table.")
+@lineup_options("Strategy name; once for every seat, or once per seat.")
+@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
+              help="Directory for the tables played (cards.json, runs/) [default: none kept].")
+@click.option("--force", is_flag=True, help="Replace an earlier cards run in --out (a folder holding only one).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted cards run in --out.")
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
 @backend_options
 @click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
               help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a list of {card, measure, effect, low, high, kind} and the sentences as JSON.")
-def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
-          threads, backend, scheduler, workers, report, as_json):
+              help="Print a list of {card, measure, effect, low, high, kind, meaning} as JSON (kind: causal, "
+                   "observational, or not playable with the reason as its meaning).")
+def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out,
+          force, resume, threads, backend, scheduler, workers, report, as_json):
     """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
-    in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals."""
+    in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals;
+    and who holds it: the win share of the seats dealt (causal) or playing (observational) a card."""
     from analyses import cards as card_effects
 
     if report is not None:
@@ -249,19 +258,42 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                            f"a file)")
         if not Path(report).absolute().parent.is_dir():
             raise RunError(f"--report {report}: the folder {Path(report).absolute().parent} does not exist")
+    if force and resume:
+        raise RunError("--force and --resume exclude each other")
+    if resume and out is None:
+        raise RunError("--resume needs the --out directory of the interrupted cards run")
     args = run_arguments(players or game_registry.get(game).default_players, seed, strategies, strategy_files,
                          params, variant, setup, rotate_seats)
 
-    def playing(card):
+    def playing(card, index, count):
         if not as_json:
-            click.echo(f"playing without {card}", err=True)
+            what = "the table as it is" if card is None else f"without {card}"
+            click.echo(f"table {index + 1} of {count}: {what} ({games:,} {'deals' if rotate_seats else 'games'})",
+                       err=True)
 
+    play = dict(games=games, names=list(names), **args)
+    where = dict(threads=threads, on_table=playing, backend=backend, scheduler=scheduler, workers=workers)
+    layout = card_effects.layout()
     try:
-        effects, meanings, unplayable = api.cards(game, games=games, threads=threads, names=list(names),
-                                                  on_card=playing, backend=backend, scheduler=scheduler,
-                                                  workers=workers, **args)
+        api.card_plan(game, **play)  # bad input refused before anything is written or replaced
+        with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
+            target = Path(out) if out is not None else Path(scratch) / "cards"
+            try:
+                if resume:
+                    if not (target / card_effects.MANIFEST).is_file():
+                        raise RunError(f"--resume: {target} holds no cards run to continue (no "
+                                       f"{card_effects.MANIFEST})")
+                    rundir.refuse_foreign(target, layout, "resume the cards run in")
+                    found = api.cards(game, out=target, resume=True, **play, **where)
+                else:
+                    with rundir.claim(target, layout, force=force):
+                        found = api.cards(game, out=target, **play, **where)
+            except KeyboardInterrupt:
+                interrupted(f"\ninterrupted: finished tables are on disk in {out}; run the same command with "
+                            f"--resume to finish" if out else "\ninterrupted", scratch)
     except card_effects.CardError as exc:
         raise RunError(str(exc)) from None
+    effects, meanings, unplayable = found
     sentences = card_effects.outlier_sentences(effects, meanings)
     if report is not None:
         from reports.build import render
@@ -271,14 +303,16 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                                 effects, meanings, unplayable)
         render([section], report, title=section.title, source=f"playtest cards {game}")
     if as_json:
-        click.echo(json.dumps({"effects": card_effects.frame(effects).to_dicts(), "sentences": sentences,
-                               "meanings": meanings, "unplayable": unplayable}, indent=2))
+        rows = [{**r, "meaning": meanings.get(r["card"])} for r in card_effects.frame(effects).to_dicts()]
+        rows += [{"card": card, "measure": None, "effect": None, "low": None, "high": None, "kind": "not playable",
+                  "meaning": why} for card, why in unplayable.items()]
+        click.echo(json.dumps(rows, indent=2))
         return
     for card in card_effects.ranked(effects):
         for r in effects[card]:
-            click.echo(f"{card:>12}  {r.measure:<18} {r.effect:+8.2f}  ({r.low:+.2f} to {r.high:+.2f})")
+            click.echo(f"{card:>24}  {r.measure:<18} {r.effect:+8.2f}  ({r.low:+.2f} to {r.high:+.2f})  {r.kind}")
     for card, why in unplayable.items():
-        click.echo(f"{card:>12}  not playable without it: {why}")
+        click.echo(f"{card:>24}  not playable without it: {why}")
     for line in sentences:
         click.echo(line)
     if report is not None:

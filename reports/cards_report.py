@@ -9,16 +9,32 @@ from reports.section import Section
 from reports.tables import Table
 
 
-def effects_figure(name, table):
-    """The change in the first seat's edge per card, with its Bonferroni-corrected interval (points)."""
-    rows = table.filter(pl.col("measure") == "first seat edge")
+FIGURES = {
+    "first seat edge": ("card-effects", "change in the first seat's edge when the card is removed (points)",
+                        "Card removal and the first seat (paired deals, corrected 95% intervals)",
+                        "For each card, the first seat's edge without it minus with it, in percentage points, on the "
+                        "same deals; intervals are Bonferroni-corrected over every card and measure."),
+    "win share": ("card-holders", "win share of the seats holding the card minus the others' (points)",
+                  "Who holds it (corrected 95% intervals)",
+                  "For each card, the win share of the seats dealt it (causal: the deal is random) or that played "
+                  "or bought it (observational: an association), minus the other seats', in percentage points; "
+                  "bootstrap intervals over games, Bonferroni-corrected over these rows."),
+}
+
+
+def effects_figure(measure, table):
+    """The rows of ``measure`` (a key of ``FIGURES``) per card, with their corrected intervals (points); None
+    when no row has a finite effect."""
+    name, xlabel, title, caption = FIGURES[measure]
+    rows = table.filter(pl.col("measure") == measure)
+    if not np.isfinite(rows["effect"].to_numpy()).any():
+        return None
+    labels = [f"{c}, {k}" if measure == "win share" else c for c, k in zip(rows["card"], rows["kind"])]
     fig, ax = figures.new_axes(height=max(1.8, 0.4 * rows.height + 1.0))
-    figures.edge_points(ax, rows["card"].to_list(), rows["effect"], rows["low"], rows["high"])
-    ax.set_xlabel("change in the first seat's edge when the card is removed (points)")
-    ax.set_title("Card removal and the first seat (paired deals, corrected 95% intervals)")
-    return figures.Figure(name, "For each card, the first seat's edge without it minus with it, in percentage "
-                                "points, on the same deals; intervals are Bonferroni-corrected over every card "
-                                "and measure.", fig, rows)
+    figures.edge_points(ax, labels, rows["effect"], rows["low"], rows["high"])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    return figures.Figure(name, caption, fig, rows)
 
 
 def cards_section(title, effects, meanings, unplayable):
@@ -27,12 +43,15 @@ def cards_section(title, effects, meanings, unplayable):
     sentences = card_effects.outlier_sentences(effects, meanings)
     notes = ["Causal: each table without a card was played on the same seed and deals as the default table "
              "(common random numbers), so every change is a paired difference; intervals are 95% for the whole "
-             "table at once (Bonferroni over cards and measures)."]
+             "table at once (Bonferroni over cards and measures).",
+             "Who holds it (win share rows): a card dealt in the opening hand is assigned at random, so its row is "
+             "causal; a card played or bought is an association (kind observational): a seat that is ahead may "
+             "simply get to play or buy more."]
     notes += [f"{card}: not playable without it ({why})." for card, why in unplayable.items()]
     shown = Table.of("Every card and measure: without the card minus with it", table, "card-effects", {
         "Card": lambda r: r["card"], "Measure": lambda r: r["measure"],
         "Effect": lambda r: f"{r['effect']:+.2f}",
         "Corrected 95% interval": lambda r: f"{r['low']:+.2f} to {r['high']:+.2f}",
         "Kind": lambda r: r["kind"]})
-    figs = [effects_figure("card-effects", table)] if np.isfinite(table["effect"].to_numpy()).any() else []
+    figs = [f for f in (effects_figure(m, table) for m in FIGURES) if f is not None]
     return Section(title, "cards", verdict=" ".join(sentences), figures=figs, text=notes, tables=[shown])

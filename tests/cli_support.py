@@ -1,5 +1,6 @@
 """What the command-line tests share: run `playtest` in-process, snapshot a folder, check a refusal."""
 
+import pytest
 from click.testing import CliRunner
 
 from playtest.cli import cli
@@ -23,3 +24,20 @@ def assert_refused(result, *words):
     assert "Traceback" not in result.output
     for word in words:
         assert word in lines[0], lines[0]
+
+
+def leaves(x, path=""):
+    """``{path: value}`` of every number or text in nested lists and dicts."""
+    if isinstance(x, dict):
+        return {k: v for key, value in x.items() for k, v in leaves(value, f"{path}.{key}").items()}
+    if isinstance(x, list):
+        return {k: v for i, value in enumerate(x) for k, v in leaves(value, f"{path}[{i}]").items()}
+    return {path: x}
+
+
+def same_figures(a, b):
+    """The same JSON up to the last bits of a float (polars sums in parallel, in no fixed order)."""
+    a, b = leaves(a), leaves(b)
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key] == (pytest.approx(b[key], rel=1e-12, nan_ok=True) if isinstance(b[key], float) else b[key]), key

@@ -42,14 +42,17 @@ from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, 
 from simulator.fauch_fertig.layout import MAX_ACTIONS, MAX_KEYS  # noqa: F401 (the state API: the largest id, key + 1)
 from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
                                          EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
-                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, NCOUNT, OPEN, OPEN_N, OPTS, PAR, PICKS,
-                                         PILE, RNG, RNGS, S_BLIND, S_COINS, S_MARKET, S_PLACED, S_TAKES, S_TURNS,
-                                         SEAT, VIEW, deal, draw, finish_purchase, from_supply, lay_out,
-                                         legal_turn_actions, pay_for_egg, record)
+                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, N_COUNTERS, NCOUNT, OPEN, OPEN_N,
+                                         OPTS, PAR, PICKS, PILE, RNG, RNGS, S_BLIND, S_BOUGHT, S_COINS, S_DEALT,
+                                         S_MARKET, S_PLACED, S_TAKES, S_TURNS, SEAT, VIEW, deal, draw,
+                                         finish_purchase, from_supply, lay_out, legal_turn_actions, pay_for_egg,
+                                         record)
 
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 ALLOCATION_FREE = True  # choose and the verbs create no arrays or views: compiled without reference counting
-SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns")
+# dealt_kinds, bought_kinds: bit k set when a card of kind k (the table's k-th condition, setup.card_kinds) was
+# dealt to the seat's opening display, bought by the seat
+SEAT_COLUMNS = ("golden", "coins", "market_buys", "blind_buys", "coin_takes", "turns", "dealt_kinds", "bought_kinds")
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
 STANDING_POINT = STANDING_COINS  # standing units per point of score (simulator.core.seat_bonus)
@@ -91,7 +94,7 @@ def new_state(arrays, params):
             np.empty(MAX_PLAYERS, np.int64),            # how many
             np.empty((MAX_PLAYERS, N_CARDS), np.int64),  # black-card bonus cards laid out, per seat
             np.empty(MAX_PLAYERS, np.int64),            # how many
-            np.empty((MAX_PLAYERS, 6), np.int64),       # per-seat counters (S_*)
+            np.empty((MAX_PLAYERS, N_COUNTERS), np.int64),  # per-seat counters (S_*)
             np.empty((MAX_PLAYERS, 4), np.int64),       # community conditions in play
             np.empty(MAX_PLAYERS, np.int64),            # community card completed
             np.empty(draws, np.int64),                  # the cards drawn by a pending blind buy (G_DRAWN)
@@ -263,6 +266,8 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
         seat_stats[p, 3] = seat[p, S_BLIND]
         seat_stats[p, 4] = seat[p, S_TAKES]
         seat_stats[p, 5] = seat[p, S_TURNS]
+        seat_stats[p, 6] = seat[p, S_DEALT]
+        seat_stats[p, 7] = seat[p, S_BOUGHT]
     game_stats[0] = head[G_ROUND] + 1
     game_stats[1] = head[H_FINISHED]
 

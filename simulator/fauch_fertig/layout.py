@@ -119,7 +119,9 @@ OBS_SIZE = OBS_SCRATCH + OBS_SCRATCH_SIZE
 (R_PLAYERS, R_EGGS, R_DISPLAY, R_MARKET_COIN, R_TAKE, R_BLIND_DRAW, R_BONUS_BLACKS, R_BONUS_COINS,
  R_SUPPLY, R_MAX_ROUNDS, R_COMMUNITY_N, R_COMMUNITY_RANDOM, R_COMPLETER_EGGS, R_NEIGHBOUR_EGGS,
  R_START_COINS) = range(15)
-R_SIZE = R_START_COINS + MAX_PLAYERS
+R_CARD_KIND = R_START_COINS + MAX_PLAYERS  # [N_CARDS] each card's kind (its condition, see setup.card_kinds), -1: none
+R_SIZE = R_CARD_KIND + N_CARDS
+MAX_KINDS = 31         # kinds recorded as bits of the int32 seat columns dealt_kinds and bought_kinds
 UNLIMITED = 1 << 40    # the coin supply when the table says "unlimited"
 
 

@@ -105,6 +105,8 @@ class Player:
     blind_buys: int = 0
     coin_takes: int = 0
     turns: int = 0
+    dealt_kinds: int = 0   # bit k: a card of the table's k-th kind of card (its condition) dealt to the display
+    bought_kinds: int = 0  # bit k: a card of that kind bought
 
 
 @dataclass
@@ -127,6 +129,8 @@ class Result:
     blind_buys: list
     coin_takes: list
     turns: list
+    dealt_kinds: list
+    bought_kinds: list
     rounds: int
     finished: bool
     ranks: list          # 1 = best: most eggs placed (golden included) plus the seat bonus, then most coins; ties share
@@ -316,6 +320,7 @@ class Table:
         for p, start in zip(self.players, info["start_coins"]):
             p.coins = self._from_supply(start)
         for p in self.players:
+            p.dealt_kinds = self._kind_bits(p.display)
             for card in p.display:
                 if card.condition.kind == "bonus":
                     p.bonus_cards.append(card)
@@ -369,9 +374,15 @@ class Table:
                 for _ in range(self.info["neighbour_eggs"]):
                     self._egg(other, None, f"neighbour's community card {com.condition.text!r}")
 
+    def _kind_bits(self, cards):
+        """The kinds of ``cards`` as bits: bit k for the table's k-th distinct condition (the first 31 kinds)."""
+        kinds = self.info["card_kinds"]
+        return sum({1 << k for k in (kinds.index(card.condition.text) for card in cards) if k < 31})
+
     def lay_out(self, player, card):
         """Put a bought card in ``player``'s display and apply everything it triggers, in the rules' order."""
         player.display.append(card)
+        player.bought_kinds |= self._kind_bits([card])
         if card.colour == "black":
             for bonus in player.bonus_cards:
                 if player.eggs_on.get(bonus.id, 0) < self.info["bonus_blacks"]:
@@ -473,6 +484,7 @@ class Table:
                       golden=[max(0, p.placed - eggs) for p in ps], coins=[p.coins for p in ps],
                       market_buys=[p.market_buys for p in ps], blind_buys=[p.blind_buys for p in ps],
                       coin_takes=[p.coin_takes for p in ps], turns=[p.turns for p in ps],
+                      dealt_kinds=[p.dealt_kinds for p in ps], bought_kinds=[p.bought_kinds for p in ps],
                       rounds=self.round + 1, finished=finished, ranks=ranks, winners=winners, events=self.events,
                       leaders=self.leaders)
 

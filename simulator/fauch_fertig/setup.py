@@ -145,6 +145,15 @@ def card_conditions(setup):
     return conds
 
 
+def card_kinds(cards):
+    """The kinds of card of a table: its distinct conditions (normalised text) in the order the table first
+    names them (first_copy, second_copy, black); returns ``(kinds, kind index per card id)``."""
+    order = sorted(range(L.N_CARDS), key=lambda card: (L.card_colour(card) == L.BLACK, L.card_copy(card),
+                                                        L.card_number(card), L.card_colour(card)))
+    kinds = list(dict.fromkeys(cards[card].text for card in order))
+    return kinds, [kinds.index(c.text) for c in cards]
+
+
 def _coin_supply(game, starts, market_coin):
     supply = game.get("coin_supply", "unlimited")
     if supply == "unlimited":
@@ -215,6 +224,8 @@ def compile_setup(setup, players, variant):
         players, eggs, display, market_coin, take, blind, bonus_blacks, bonus_coins, supply, max_rounds, needed,
         int(draw == "random"), completer, neighbour)
     rules[L.R_START_COINS:L.R_START_COINS + players] = starts
+    kinds, kind_of = card_kinds(cards)
+    rules[L.R_CARD_KIND:L.R_CARD_KIND + L.N_CARDS] = [k if k < L.MAX_KINDS else -1 for k in kind_of]
     colour = np.array([L.card_colour(c) for c in range(L.N_CARDS)], dtype=np.int64)
     number = np.array([L.card_number(c) for c in range(L.N_CARDS)], dtype=np.int64)
     card_cond = np.array([c.code() for c in cards], dtype=np.int64)
@@ -225,7 +236,7 @@ def compile_setup(setup, players, variant):
     trace_len = 2 * shuffle + L.MAX_PLAYERS + max_rounds * players * (3 + shuffle)
     return seat_bonus.attach(Config(game="fauch-fertig", players=players, variant=variant, setup=setup,
                                     arrays=(colour, number, card_cond, pool_cond, rules), trace_len=trace_len,
-                                    info={"cards": cards, "community": pool, "eggs": eggs, "start_coins": list(starts),
+                                    info={"cards": cards, "card_kinds": kinds, "community": pool, "eggs": eggs, "start_coins": list(starts),
                                           "coin_supply": None if supply == L.UNLIMITED else game["coin_supply"], "community_needed": needed,
                                           "community_random": draw == "random", "display_cards": display,
                                           "market_coin": market_coin, "take_coins": take, "blind_draw": blind,

@@ -18,7 +18,7 @@ from simulator.fauch_fertig.conditions import holds
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, BLACK, C_BONUS, C_FREE, C_PAY, MARKET, MAX_PLAYERS,
                                            N_CARDS, OBS_COLOUR_COUNT, OBS_COMMUNITY, OBS_COMMUNITY_DONE,
                                            OBS_COMMUNITY_N, OBS_EGGS_ON, OBS_NUMBER_COUNT, OBS_OWNER, OBS_PLACED,
-                                           R_BONUS_BLACKS, R_BONUS_COINS, R_COMMUNITY_N, R_COMMUNITY_RANDOM,
+                                           R_BONUS_BLACKS, R_BONUS_COINS, R_CARD_KIND, R_COMMUNITY_N, R_COMMUNITY_RANDOM,
                                            R_COMPLETER_EGGS, R_DISPLAY, R_MARKET_COIN, R_NEIGHBOUR_EGGS, R_PLAYERS,
                                            R_START_COINS, R_SUPPLY)
 
@@ -29,8 +29,10 @@ from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, BLACK, C_BONUS, C_F
 # pending blind buy, the pay card of a pending pay choice, the action of the turn in progress
 G_POS, G_END, G_DISCARD, G_SUPPLY, G_ROUND, G_DRAWN, G_CARD, G_ACTION = range(HEAD, HEAD + 8)
 HEAD_SIZE = HEAD + 8
-# per-seat counters (``SEAT``)
-S_COINS, S_PLACED, S_MARKET, S_BLIND, S_TAKES, S_TURNS = range(6)
+# per-seat counters (``SEAT``); S_DEALT, S_BOUGHT: bit k set once a card of kind k (``R_CARD_KIND``) was dealt to
+# the seat's opening display, bought by the seat
+S_COINS, S_PLACED, S_MARKET, S_BLIND, S_TAKES, S_TURNS, S_DEALT, S_BOUGHT = range(8)
+N_COUNTERS = 8
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -95,6 +97,13 @@ def _add_card(p, card, colour, number, ccount, ncount, view):
         ncount[p, number[card]] += 1
         view[OBS_NUMBER_COUNT + 9 * p + number[card]] += 1
     view[OBS_OWNER + card] = p
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _mark_kind(seat, p, counter, kind):
+    """Set bit ``kind`` of seat ``p``'s ``counter`` (no bit for -1, a kind not recorded). Jit-compiled."""
+    if kind >= 0:
+        seat[p, counter] |= 1 << kind
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -225,6 +234,7 @@ def deal(state, arrays, trace, rec):
     for card in range(N_CARDS):
         p = view[OBS_OWNER + card]
         if p >= 0:
+            _mark_kind(seat, p, S_DEALT, rules[R_CARD_KIND + card])
             _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
     for p in range(players):
         _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
@@ -261,6 +271,7 @@ def lay_out(p, card, arrays, state):
     (head, _, _, _, _, _, _, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, _, _, _, view,
      _, _, _, _, _) = state
     _add_card(p, card, colour, number, ccount, ncount, view)
+    _mark_kind(seat, p, S_BOUGHT, rules[R_CARD_KIND + card])
     if colour[card] == BLACK:
         for i in range(bonus_n[p]):
             b = bonus[p, i]

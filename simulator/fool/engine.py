@@ -38,10 +38,12 @@ from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALU
                                    R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
                                    R_WILD_PENALTY)
 
-SEAT_COLUMNS = ("tricks", "tallies", "fooled")   # tricks won, +10 scores, times befooled
+# tricks won, +10 scores, times befooled; wild "1"s and colour tops (the highest card of a colour) in the seat's
+# opening hand (the first deal's), wild "1"s it played in the whole game
+SEAT_COLUMNS = ("tricks", "tallies", "fooled", "wilds_dealt", "tops_dealt", "wilds_played")
 # deals, tricks in the whole game, lead changes, 1 if the game ended by the rules (0: stopped by max_deals)
 GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished", *leaders.COLUMNS)  # leaders: the game loop
-S_TRICKS, S_TALLIES, S_FOOLED = range(3)
+S_TRICKS, S_TALLIES, S_FOOLED, S_WILDS_DEALT, S_TOPS_DEALT, S_WILDS_PLAYED = range(6)
 ALLOCATION_FREE = True  # the verbs create no arrays: compiled without reference counting
 _ONE = np.int64(1)
 _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a disc
@@ -55,7 +57,7 @@ GAME_ENTRIES = DECK  # entries from here on are per-thread buffers, not part of 
 # MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
 # UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
 # FOOLED: 1 if the seat holds a disc; VOIDS: bit c set once the seat has shown it holds no colour c
-# TOTALS: game totals; STATS: [players, 3] the seat columns; OBS: the observation, its public fields
+# TOTALS: game totals; STATS: [players, len(SEAT_COLUMNS)] the seat columns; OBS: the observation, its public fields
 #   kept current by reset and apply (choose adds the seat's own: observe_seat)
 
 # Head slots of the game (after the common ones)
@@ -205,6 +207,21 @@ def start_trick(state, arrays):
 
 
 @nb.njit(cache=True, _nrt=False)
+def count_opening_hands(masks, full, stats):
+    """Write each seat's wild "1"s and colour tops (the highest card of each colour in play) of the opening
+    hand into its seat columns. Jit-compiled."""
+    for p in range(masks.shape[0]):
+        stats[p, S_WILDS_DEALT] = masks[p, 0]
+        tops = 0
+        for c in range(1, full.size):
+            for v in range(MAX_VALUE, 0, -1):
+                if (full[c] >> v) & 1:
+                    tops += (masks[p, c] >> v) & 1
+                    break
+        stats[p, S_TOPS_DEALT] = tops
+
+
+@nb.njit(cache=True, _nrt=False)
 def start_deal(state, arrays, trace, record):
     """Shuffle with the chance stream, deal, and open the deal's first trick. Jit-compiled."""
     card_colour, card_value, rules = arrays
@@ -215,6 +232,8 @@ def start_deal(state, arrays, trace, record):
     fresh_deck(deck, rules[R_CARDS], rngs[0])
     deal_hands(deck, state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[FULL], state[UNPLAYED],
                card_colour, card_value)
+    if head[G_DEAL] == 0:
+        count_opening_hands(state[MASKS], state[FULL], state[STATS])
     state[FOOLED][:] = 0
     state[VOIDS][:] = 0
     for p in range(players):
@@ -453,6 +472,7 @@ def apply(state, arrays, action, trace, record):
     if c == 0:
         masks[p, 0] -= 1
         unplayed[0] -= 1
+        state[STATS][p, S_WILDS_PLAYED] += 1
     else:
         masks[p, c] &= ~(_ONE << v)
         unplayed[c] &= ~(_ONE << v)

@@ -245,6 +245,9 @@ class Result:
     tricks: list          # tricks won per seat
     tallies: list         # +empty_hand scores per seat
     fooled: list          # times befooled per seat
+    wilds_dealt: list     # wild "1"s in each seat's opening hand (the first deal's)
+    tops_dealt: list      # colour tops (the highest card of a colour in play) in each seat's opening hand
+    wilds_played: list    # wild "1"s each seat played in the whole game
     deals: int
     trick_count: int      # tricks played in the game
     deal_scores: list     # per deal, the points of every seat
@@ -297,7 +300,8 @@ def play_game(rules, hands_for, choose, log=False, names=None):
     say = lines.append if log else (lambda _: None)
     n = rules.players
     names = names or [f"seat {s}" for s in range(n)]
-    totals, tricks, tallies, fooled = [0] * n, [0] * n, [0] * n, [0] * n
+    totals, tricks, tallies, fooled, wilds_played = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+    tops = {max((c for c in rules.deck if c.colour == colour), default=None) for colour in rules.colours}
     start, deal_no, trick_count = 0, 0, 0
     deal_scores, starts = [], []
     while True:
@@ -306,6 +310,10 @@ def play_game(rules, hands_for, choose, log=False, names=None):
             raise RefereeError(f"deal {deal_no + 1}: the hands are not {n} hands of {rules.hand} cards")
         if sorted(c for h in hands for c in h) != sorted(rules.deck):
             raise RefereeError(f"deal {deal_no + 1}: the hands are not the cards the setup table puts in play")
+        if deal_no == 0:
+            wilds_dealt = [sum(c.wild for c in hand) for hand in hands]
+            tops_dealt = [sum(c in tops for c in hand) for hand in hands]
+        wilds_in_hand = [sum(c.wild for c in hand) for hand in hands]
         say(f"-- deal {deal_no + 1}: {names[start]} leads --")
         for seat, hand in enumerate(hands):
             say(f"{names[seat]}: " + ", ".join(map(str, sorted(hand, key=lambda c: (c.wild, c.colour, c.value)))))
@@ -320,6 +328,7 @@ def play_game(rules, hands_for, choose, log=False, names=None):
             tricks[s] += deal.won[s]
             fooled[s] += deal.fooled[s]
             tallies[s] += int(not deal.hands[s] and s not in deal.last_fooled)
+            wilds_played[s] += wilds_in_hand[s] - sum(c.wild for c in deal.hands[s])
         trick_count += len(deal.tricks)
         deal_no += 1
         say("deal scores: " + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(n)))
@@ -328,7 +337,8 @@ def play_game(rules, hands_for, choose, log=False, names=None):
         if ended or deal_no == rules.max_deals:
             if not ended:
                 say(f"stopped by the safety cap of {deal_no} deals: the game is recorded as unfinished")
-            return Result(totals, tricks, tallies, fooled, deal_no, trick_count, deal_scores, starts, lines, ended)
+            return Result(totals, tricks, tallies, fooled, wilds_dealt, tops_dealt, wilds_played, deal_no,
+                          trick_count, deal_scores, starts, lines, ended)
         start = next_start(scores, start)
 
 

@@ -39,7 +39,10 @@ from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MAR
                                     S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE)
 
 ALLOCATION_FREE = True  # the verbs create no arrays: the game is compiled without reference counting
-SEAT_COLUMNS = ("gained", "lost")
+# dealt_values, invested_values: bit v set when the seat was dealt a card of value v among its first three
+# cards (round 1), holds an invested card of value v at the end (values up to VALUE_BITS - 1 only)
+SEAT_COLUMNS = ("gained", "lost", "dealt_values", "invested_values")
+VALUE_BITS = 31  # the seat columns are int32
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 
 
@@ -338,11 +341,32 @@ def apply(state, arrays, action, trace, record):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
+def _write_values(state, arrays, seat_stats):
+    """The seat columns ``dealt_values`` (round 1's three cards) and ``invested_values`` (the hand now) as bits
+    of the card values below ``VALUE_BITS``. Jit-compiled."""
+    card_value, rules = arrays[1], arrays[3]
+    deck, hand, hand_n = state[S_DECK], state[S_HAND], state[S_HAND_N]
+    first = rules[R_REMOVE] + rules[R_INITIAL]
+    for p in range(rules[R_PLAYERS]):
+        dealt = 0
+        for j in range(3):
+            v = card_value[deck[first + 3 * p + j]]
+            dealt |= (1 << v) if v < VALUE_BITS else 0
+        invested = 0
+        for j in range(hand_n[p]):
+            v = card_value[hand[p, j]]
+            invested |= (1 << v) if v < VALUE_BITS else 0
+        seat_stats[p, 2] = dealt
+        seat_stats[p, 3] = invested
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final outputs of a finished game. Jit-compiled.
 
     Seat scores (``standing`` = score), the points gained on top
-    destinations and lost on the others per seat, and the game columns
+    destinations and lost on the others per seat, the values dealt and
+    invested per seat (``_write_values``), and the game columns
     ``rounds`` and ``finished`` (always 1: a Forks game ends by its rules).
     Destinations are ranked by marketing total, ties to the earlier
     tiebreak entry. Mid-game (the search's evaluation point) the same
@@ -368,6 +392,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     for p in range(players):
         scores[p] = seat_stats[p, 0] - seat_stats[p, 1]
         standing[p] = scores[p]
+    _write_values(state, arrays, seat_stats)
     game_stats[0] = state[0][H_ROUND]
     game_stats[1] = state[0][H_FINISHED]
 

@@ -87,6 +87,13 @@ class Result:
     ranking: list         # destinations from best to worst
     log: list
     leaders: list = field(default_factory=list)  # per round but the last: 1 + the sole leader's seat, or 15
+    dealt_values: list = field(default_factory=list)     # per seat: bit v for a value v among round 1's cards
+    invested_values: list = field(default_factory=list)  # per seat: bit v for a value v invested (v < 31)
+
+
+def value_bits(cards):
+    """The values of ``cards`` as bits (bit v for value v; values of 31 and more are not recorded)."""
+    return sum({1 << c.value for c in cards if c.value < 31})
 
 
 def play(rules, deck, strategies, log=False, bonus=None):
@@ -114,7 +121,7 @@ def play(rules, deck, strategies, log=False, bonus=None):
         table.marketing[card.destination].append(card)
         say(f"initial marketing: {card}")
 
-    rounds = 0
+    rounds, first_dealt = 0, [0] * rules.players
     while deck:
         rounds += 1
         say(f"-- round {rounds} --  marketing: " +
@@ -123,6 +130,8 @@ def play(rules, deck, strategies, log=False, bonus=None):
         for p in players:
             dealt.append(deck[:3])
             del deck[:3]
+        if rounds == 1:
+            first_dealt = [value_bits(cards) for cards in dealt]
         passed = []
         for p in players:
             options = dealt[p.seat]
@@ -169,7 +178,8 @@ def play(rules, deck, strategies, log=False, bonus=None):
     for p in players:
         say(f"seat {p.seat}: hand {', '.join(map(str, sorted(p.hand)))} -> +{gained[p.seat]} "
             f"-{lost[p.seat]} = {scores[p.seat]}")
-    return Result(scores, list(gained), list(lost), rounds, ranking, lines, leaders)
+    return Result(scores, list(gained), list(lost), rounds, ranking, lines, leaders, first_dealt,
+                  [value_bits(p.hand) for p in players])
 
 
 def score_hand(hand, ranking, top):

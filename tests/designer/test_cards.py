@@ -3,7 +3,7 @@
 import json
 
 
-from cli_support import invoke
+from cli_support import invoke, same_figures
 
 STRONG = """[deck]
 values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 40]
@@ -21,35 +21,131 @@ def test_an_overwhelmingly_strong_card_is_named_first(tmp_path):
                   "--report", report, "--json")
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
-    assert result["effects"][0]["card"] == "value 40"
-    kinds = {r["card"]: r["kind"] for r in result["effects"]}
+    assert result[0]["card"] == "value 40" and result[0]["meaning"] == "the 40s of every kind left out"
+    kinds = {r["card"]: r["kind"] for r in result}
     assert kinds.pop("queue (played)") == "observational" and set(kinds.values()) == {"causal"}
-    assert result["sentences"][0].startswith("Removing value 40 (the 40s of every kind left out) changes")
-    spread = next(r for r in result["effects"] if r["card"] == "value 40" and r["measure"] == "mean score spread")
+    spread = next(r for r in result if r["card"] == "value 40" and r["measure"] == "mean score spread")
     assert spread["high"] < -10  # the spread falls by far more than ten points of score without the 40s
     assert report.is_file() and (tmp_path / "cards-data" / "card-effects.csv").is_file()
+    assert "Removing value 40 (the 40s of every kind left out) changes" in report.read_text()
+
+
+FOOL_WILD = """[scoring]
+wild_penalty = 60
+loss_limit = 50
+"""
+
+
+def test_fool_a_wild_made_ruinous_is_named_first_and_being_dealt_one_hurts(tmp_path):
+    setup = tmp_path / "wild.toml"
+    setup.write_text(FOOL_WILD)  # a wild "1" left in hand costs 60 points: past the loss limit, the game ends
+    done = invoke("cards", "fool", "-s", "wild_saver", "-n", 600, "--threads", 1, "--setup", setup,
+                  "--card", "wild", "--card", "green", "--card", "blue", "--json")
+    assert done.exit_code == 0, done.output
+    rows = {(r["card"], r["measure"]): r for r in json.loads(done.stdout)}
+    first = json.loads(done.stdout)[0]["card"]
+    assert first in ("wild", "wild (dealt)")
+    dealt = rows["wild (dealt)", "win share"]
+    assert dealt["kind"] == "causal" and dealt["high"] < -5   # dealt a wild: caught holding one more often
+    assert rows["wild", "mean rounds"]["low"] > 0             # one wild fewer: fewer games ended by a wild
+    assert rows["wild", "mean score spread"]["high"] < 0      # ... and fewer 60-point penalties
+    assert rows["wild (played)", "win share"]["kind"] == "observational"
+    assert {card for card, _ in rows} == {"wild", "green", "blue", "wild (dealt)", "wild (played)"}
+
+
+FF_FREE_EGG = """[game]
+eggs = 1
+[conditions]
+second_copy = ["4 of its colour", "6 cards 1-4", "7 different numbers", "2 sets of 3",
+               "6 cards 5-8", "2 runs of 4", "4 of its colour", "2 sets of 4 colours"]
+black = ["free egg", "free egg", "free egg", "free egg", "2 sets of 4 colours", "2 sets of 4 colours",
+         "2 sets of 4 colours", "2 sets of 4 colours"]
+"""
+
+
+def test_fauch_fertig_a_free_egg_that_wins_outright_is_named_first(tmp_path):
+    setup = tmp_path / "egg.toml"
+    setup.write_text(FF_FREE_EGG)  # one egg wins; four black cards carry a free egg and no pay card is left
+    done = invoke("cards", "fauch-fertig", "-s", "chaser", "-n", 600, "--threads", 1, "--setup", setup,
+                  "--card", "free egg", "--card", "2 runs of 4", "--card", "6 cards 1-4", "--json")
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result[0]["card"] == "free egg (dealt)" and result[0]["kind"] == "causal"
+    assert result[0]["low"] > 40        # dealt a free egg: the egg is placed at once, the game won in round one
+    rows = {(r["card"], r["measure"]): r for r in result}
+    assert rows["free egg", "mean rounds"]["low"] > 0.5           # made dead: nobody wins at the deal
+    assert rows["free egg (bought)", "win share"]["kind"] == "observational"
+    assert "dead" in rows["free egg", "mean rounds"]["meaning"]
+
+
+def test_forks_says_who_was_dealt_and_who_invested_and_which_removal_cannot_be_played():
+    done = invoke("cards", "forks", "-p", 4, "-s", "greedy", "-n", 300, "--threads", 1, "--card", "value 12",
+                  "--json")
+    assert done.exit_code == 0, done.output
+    kinds = {r["card"]: r["kind"] for r in json.loads(done.stdout)}
+    assert kinds == {"value 12 (dealt)": "causal", "value 12 (invested)": "observational",
+                     "value 12": "not playable"}  # 4 players: without the 12s the deck does not deal out evenly
+    assert "does not come out even" in json.loads(done.stdout)[-1]["meaning"]
+
+
+def test_cards_resume_reads_back_finished_tables_and_refuses_other_settings(tmp_path):
+    out = tmp_path / "c"
+    args = ("cards", "fool", "-s", "shedder", "-n", 200, "--threads", 1, "--card", "wild", "--card", "green",
+            "--out", out, "--json")
+    done = invoke(*args)
+    assert done.exit_code == 0, done.output
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["base", "c00", "c01"]
+    # as if interrupted during the last table: its run directory gone, the others kept
+    import shutil
+
+    shutil.rmtree(out / "runs" / "c01")
+    parts = sorted((out / "runs" / "c00" / "seats").glob("part-*.parquet"))
+    kept = [p.stat().st_mtime_ns for p in parts]
+    again = invoke(*args, "--resume")
+    assert again.exit_code == 0, again.output
+    same_figures(json.loads(again.stdout), json.loads(done.stdout))  # the same deals: the same figures
+    assert [p.stat().st_mtime_ns for p in parts] == kept  # a finished table is read back, not played again
+    assert (out / "runs" / "c01" / "manifest.json").is_file()
+    other = invoke("cards", "fool", "-s", "shedder", "-n", 300, "--threads", 1, "--card", "wild", "--card", "green",
+                   "--out", out, "--resume")
+    assert other.exit_code == 2 and other.output == f"error: cannot resume {out}: the cards run there differs in " \
+                                                     f"options\n"
 
 
 def test_cards_bad_input_is_one_error_line(tmp_path):
     mine = tmp_path / "mine.html"
     mine.write_text("mine")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("keep")
+    nan = tmp_path / "nan.toml"
+    nan.write_text("[players.4]\nseat_bonus = [0.0, 0.0, nan, 0.0]\n")
+    short = tmp_path / "short.toml"
+    short.write_text("[players.4]\nseat_bonus = [0.0, 0.0]\n")
+    out = tmp_path / "out"
     cases = [(["fair-enough", "-p", 4, "--card", "joker"], "no card 'joker' in the fair-enough table at 4 players"),
-             (["fool", "-p", 4], "does not know the cards of fool"),
+             (["fool", "--card", "joker", "--out", out], "its cards: wild, green"),
              (["fair-enough", "-p", 4, "--report", mine], "does not write over a file"),
-             (["fair-enough", "-p", 9], "players")]
+             (["fair-enough", "-p", 9, "--out", out], "players"),
+             (["forks", "-p", 4, "--setup", nan, "--out", out], "players.4.seat_bonus[2]: must be a finite"),
+             (["forks", "-p", 4, "--setup", short, "--out", out], "players.4.seat_bonus: must list 4 numbers"),
+             (["forks", "-p", 4, "--out", theirs, "--force"], "notes.txt"),
+             (["forks", "-p", 4, "--out", theirs], "already exists"),
+             (["forks", "-p", 4, "--out", out, "--resume"], "holds no cards run")]
     for args, message in cases:
         refused = invoke("cards", *args)
         assert refused.exit_code == 2 and refused.output.startswith("error: ") and message in refused.output, \
             refused.output
         assert refused.output.count("\n") == 1
-    assert mine.read_text() == "mine"
+        assert not out.exists()
+    assert mine.read_text() == "mine" and sorted(p.name for p in theirs.iterdir()) == ["notes.txt"]
 
 
 def test_the_observational_share_recovers_a_planted_association():
     import numpy as np
     import polars as pl
 
-    from analyses.cards import held_effects
+    from analyses.cards import held_effects, holdings
 
     rng = np.random.default_rng(4)
     games = 5000
@@ -60,6 +156,97 @@ def test_the_observational_share_recovers_a_planted_association():
     frame = pl.DataFrame({"game": np.repeat(np.arange(games), 2), "seat": seat,
                           "win": (seat == np.repeat(winner, 2)).astype(float),
                           "queue_played": (seat == np.repeat(holder, 2)).astype(np.int32)})
-    (row,) = held_effects("fair-enough", frame)
+    (row,) = held_effects(frame, holdings("fair-enough", {"deck": {"queue": 1}}, 2))
     assert row.card == "queue (played)" and row.kind == "observational"
     assert row.low < 40 < row.high and row.high - row.low < 8
+
+
+def test_a_dealt_kind_bit_recovers_a_planted_effect_and_other_bits_show_none():
+    import numpy as np
+    import polars as pl
+
+    from analyses.cards import Holding, held_effects
+
+    rng = np.random.default_rng(9)
+    games, players = 6000, 3
+    bits = rng.integers(0, 8, size=(games, players))      # three kinds, each dealt to a seat at random
+    has = (bits >> 1) & 1                                  # kind 1 is the strong one
+    weight = np.where(has == 1, 3.0, 1.0)                  # a seat holding it is three times as likely to win
+    p = weight / weight.sum(axis=1, keepdims=True)
+    winner = (rng.random(games)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
+    won = (np.arange(players)[None, :] == winner[:, None]).astype(float)
+    frame = pl.DataFrame({"game": np.repeat(np.arange(games), players), "win": won.ravel(),
+                          "dealt_kinds": bits.ravel().astype(np.int32)})
+    truth = 100 * ((won * has).sum() / has.sum() - (won * (1 - has)).sum() / (1 - has).sum())
+    rows = [Holding(f"kind {k} (dealt)", "dealt_kinds", k, "causal", "") for k in range(3)]
+    found = {r.card: r for r in held_effects(frame, rows)}
+    strong = found["kind 1 (dealt)"]
+    assert strong.low < truth < strong.high and strong.low > 20   # the planted effect, about +30 points
+    for k in (0, 2):                                               # kinds dealt independently of winning
+        assert found[f"kind {k} (dealt)"].low < 0 < found[f"kind {k} (dealt)"].high
+
+
+def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time():
+    import numpy as np
+    import polars as pl
+
+    from analyses.cards import Holding, held_effects
+
+    def planted(rng, games, players=3):
+        has = rng.random((games, players)) < 0.4             # each seat dealt the card with chance 0.4
+        weight = np.where(has, 2.0, 1.0)                     # and then twice as likely to win
+        cumulative = np.cumsum(weight / weight.sum(axis=1, keepdims=True), axis=1)
+        winner = (rng.random(games)[:, None] > cumulative).sum(axis=1)
+        won = (np.arange(players)[None, :] == winner[:, None]).astype(float)
+        return has, won
+
+    has, won = planted(np.random.default_rng(0), 2_000_000)   # the truth: the ratio of the population means
+    truth = 100 * ((won * has).sum() / has.sum() - (won * ~has).sum() / (~has).sum())
+    rng = np.random.default_rng(1)
+    row = [Holding("card (dealt)", "dealt", None, "causal", "")]
+    covered, runs = 0, 200
+    for k in range(runs):
+        has, won = planted(rng, 400)
+        frame = pl.DataFrame({"game": np.repeat(np.arange(400), 3), "win": won.ravel(),
+                              "dealt": has.ravel().astype(np.int32)})
+        (found,) = held_effects(frame, row, replicates=400, seed=k)
+        covered += found.low < truth < found.high
+    assert 0.90 <= covered / runs <= 0.99, covered   # 191 of 200 when written; binomial sd at 95%: 1.5 points
+
+
+def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kernel_knows_each_cards_kind():
+    from analyses.cards import card_kinds, candidates
+    from simulator.fauch_fertig import GAME
+    from simulator.fauch_fertig.layout import BLACK, N_CARDS, R_CARD_KIND, card_colour, card_copy, card_number
+
+    config = GAME.configure(4)
+    kinds = ["4 of its colour", "6 cards 1-4", "7 different numbers", "2 sets of 3", "6 cards 5-8", "2 runs of 4",
+             "2 sets of 4 colours", "pay 5 coins", "free egg", "black-card bonus"]  # read off setup.toml
+    assert card_kinds(config.setup) == kinds
+    rules = config.arrays[-1]
+    table = config.setup["conditions"]
+    for card in range(N_CARDS):
+        if card_colour(card) == BLACK:
+            text = table["black"][card_copy(card)]
+        else:
+            text = table[("first_copy", "second_copy")[card_copy(card)]][card_number(card) - 1]
+        assert kinds[rules[R_CARD_KIND + card]] == text
+    removed = candidates("fauch-fertig", config.setup, 4)
+    assert removed["pay 5 coins"][0] == "the 6 'pay 5 coins' cards made dead (pay 1000000 coins)"  # 4 + 2 black
+    assert removed["4 of its colour"][0].startswith("the 16 ")  # two entries of each copy list, four colours
+    assert GAME.configure(4, override=removed["free egg"][1]).info["cards"]  # a dead table is a valid table
+
+
+def test_fool_removals_keep_the_deck_dealing_out_evenly():
+    from analyses.cards import candidates
+    from simulator.fool import GAME
+
+    config = GAME.configure(4)
+    removed = candidates("fool", config.setup, 4)
+    assert list(removed) == ["wild", "green", "yellow", "orange", "blue"]
+    # 4 players (setup.toml): green 2-17 is the longest colour, orange 2-13 the longest after it
+    assert removed["wild"][1] == {"players": {"4": {"wilds": 2, "green": [2, 18]}}}
+    assert removed["blue"][1] == {"players": {"4": {"blue": [2, 7], "green": [2, 18]}}}
+    assert removed["green"][1] == {"players": {"4": {"green": [2, 16], "orange": [2, 14]}}}
+    for _, change in removed.values():  # 48 cards still deal 12 to each seat
+        assert GAME.configure(4, override=change).info["cards"] == 48

@@ -61,7 +61,11 @@ def test_compensate_writes_a_table_simulate_accepts_and_json(tmp_path):
 def test_compensate_bad_input_is_one_error_line(tmp_path):
     mine = tmp_path / "mine.toml"
     mine.write_text("# mine\n")
-    cases = [(["forks", "-p", 2, "--knob", "remove"], "--knob remove: not a per-seat key of the [players.2] row"),
+    nan = tmp_path / "nan.toml"
+    nan.write_text("[players.2]\nseat_bonus = [nan, 0.0]\n")
+    cases = [(["forks", "-p", 2, "--setup", nan], "players.2.seat_bonus[0]: must be a finite"),
+             (["fauch-fertig", "-p", 2, "--knob", "eggs"], "--knob eggs: not a per-seat key"),
+             (["forks", "-p", 2, "--out", tmp_path / "new.toml", "--knob", "remove"], "--knob remove"),(["forks", "-p", 2, "--knob", "remove"], "--knob remove: not a per-seat key of the [players.2] row"),
              (["forks", "-p", 2, "--out", mine], "already exists"),
              (["forks", "-p", 9], "the table has no row for 9 players"),
              (["forks", "-p", 2, "--low", 3, "--high", 1], "--low 3 must be below --high 1")]
@@ -69,4 +73,4 @@ def test_compensate_bad_input_is_one_error_line(tmp_path):
         refused = invoke("compensate", *args)
         assert refused.exit_code == 2 and refused.output.startswith("error: ") and message in refused.output
         assert refused.output.count("\n") == 1
-    assert mine.read_text() == "# mine\n"
+    assert mine.read_text() == "# mine\n" and not (tmp_path / "new.toml").exists()

@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from analyses.survey import count_list, recommendation, summarise_count
-from cli_support import invoke
+from cli_support import invoke, same_figures
 
 COLUMNS = ["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"]
 
@@ -59,17 +59,18 @@ def test_survey_end_to_end_json_report_and_resume(tmp_path):
                   "--json")
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
-    assert [c["players"] for c in result["counts"]] == [2, 3]
-    for c in result["counts"]:
+    assert isinstance(result, list) and [c["players"] for c in result] == [2, 3]
+    for c in result:
         assert c["verdict"] in ("balanced", "unbalanced", "inconclusive")
         assert c["largest_edge"]["low"] <= c["largest_edge"]["estimate"] <= c["largest_edge"]["high"]
         assert c["first_seat_edge"]["low"] <= c["first_seat_edge"]["estimate"] <= c["first_seat_edge"]["high"]
         assert c["feel"]["mean_rounds"]["estimate"] == 4.0  # two or three players: four rounds (Forks rules)
-    assert result["recommendation"].endswith(".")
+    assert json.loads((out / "survey.json").read_text())["recommendation"].endswith(".")
     assert (out / "report.html").is_file() and (out / "runs" / "p3" / "manifest.json").is_file()
     again = invoke("survey", "forks", "--players", "2,3", "-n", 300, "-s", "greedy", "--threads", 1, "--out", out,
                    "--resume", "--json", "--no-report")
-    assert again.exit_code == 0 and json.loads(again.stdout)["counts"] == result["counts"]
+    assert again.exit_code == 0
+    same_figures(json.loads(again.stdout), result)
 
 
 def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path):
@@ -79,6 +80,15 @@ def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path):
     assert "7" in lacking.output and not out.exists()
     words = invoke("survey", "forks", "--players", "two", "--out", out)
     assert words.exit_code == 2 and words.output.startswith("error: --players 'two'") and not out.exists()
+    for text, message in (("[players.3]\nseat_bonus = [0.0, nan, 0.0]\n", "players.3.seat_bonus[1]: must be a finite"),
+                          ("[players.2]\nseat_bonus = [0.5]\n", "players.2.seat_bonus: must list 2 numbers")):
+        setup = tmp_path / "bonus.toml"
+        setup.write_text(text)
+        bonus = invoke("survey", "forks", "--players", "2,3", "-n", 100, "--setup", setup, "--out", out)
+        assert bonus.exit_code == 2 and bonus.output.startswith("error: ") and message in bonus.output, bonus.output
+        assert bonus.output.count("\n") == 1 and not out.exists()
+    nothing = invoke("survey", "forks", "--players", "2", "-n", 100, "--out", out, "--resume")
+    assert nothing.exit_code == 2 and "holds no survey to continue" in nothing.output and not out.exists()
     out.mkdir()
     (out / "mine.txt").write_text("keep")
     foreign = invoke("survey", "forks", "--players", "2", "-n", 100, "--out", out, "--force")

@@ -35,6 +35,9 @@ def replay_agrees(config, names, seed, game, trace_one):
     assert column(seat_stats, "blind_buys") == ref.blind_buys
     assert column(seat_stats, "coin_takes") == ref.coin_takes
     assert column(seat_stats, "turns") == ref.turns
+    assert column(seat_stats, "dealt_kinds") == ref.dealt_kinds
+    assert column(seat_stats, "bought_kinds") == ref.bought_kinds
+    assert all(k > 0 for k in ref.dealt_kinds)  # every seat is dealt two cards, so at least one kind
     assert game_stats[GAME_COLUMNS.index("finished")] == int(ref.finished)
     assert game_stats[GAME_COLUMNS.index("rounds")] == ref.rounds
     assert ranks(list(standing)) == ref.ranks

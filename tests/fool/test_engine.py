@@ -29,6 +29,12 @@ def test_reference_replays_kernel_games_without_disagreement(players, strategies
             assert list(seat_stats[:, 0]) == result.tricks
             assert list(seat_stats[:, 1]) == result.tallies
             assert list(seat_stats[:, 2]) == result.fooled
+            assert list(seat_stats[:, 3]) == result.wilds_dealt
+            assert list(seat_stats[:, 4]) == result.tops_dealt
+            assert list(seat_stats[:, 5]) == result.wilds_played
+            # every wild and every colour's top card is dealt to someone in the opening deal
+            assert sum(result.wilds_dealt) == cfg.setup["players"][str(players)]["wilds"]
+            assert sum(result.tops_dealt) == len(cfg.setup["deck"]["colours"])
             assert list(game_stats[:4]) == [result.deals, result.trick_count, result.lead_changes,
                                             int(result.finished)]
             assert list(game_stats[4:]) == pack(result.leaders(cfg.info["seat_bonus"]))

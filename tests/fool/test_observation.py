@@ -110,7 +110,7 @@ def test_an_illegal_choice_is_reported_with_its_seat(probe_kernels):
     sids = np.array([0, 0, 1, 0], np.int64)
     params = np.zeros((4, 1))
     scores, standing = np.empty(4, np.int32), np.empty(4, np.int64)
-    n = trace_game(cfg.arrays, sids, params, 1, 0, scores, standing, np.zeros((4, 3), np.int32),
+    n = trace_game(cfg.arrays, sids, params, 1, 0, scores, standing, np.zeros((4, len(engine.SEAT_COLUMNS)), np.int32),
                    np.zeros(len(engine.GAME_COLUMNS), np.int32), np.zeros(cfg.trace_len, np.int64))
     assert n == -3
     *_, status = run_games(run_chunk, cfg, sids, params, 1, 0, 50)

@@ -143,7 +143,8 @@ def test_the_verbs_step_the_same_games_as_the_batch_kernel(kernels):
             p = state[0][H_TO_MOVE]
             n = E.legal_actions(state, cfg.arrays, actions)
             E.apply(state, cfg.arrays, actions[randint(state[1][1 + p], n)], NO_TRACE, False)
-        out = (np.zeros(5, np.int32), np.zeros(5, np.int64), np.zeros((5, 3), np.int32), np.zeros(4, np.int32))
+        out = (np.zeros(5, np.int32), np.zeros(5, np.int64), np.zeros((5, len(E.SEAT_COLUMNS)), np.int32),
+               np.zeros(4, np.int32))
         E.result(state, cfg.arrays, *out)
         assert (out[0] == scores[g]).all() and (out[2] == seat_stats[g]).all() and (out[3] == game_stats[g][:4]).all()  # the leader columns: the game loop
 

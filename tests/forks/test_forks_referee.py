@@ -27,6 +27,8 @@ def test_reference_replays_kernel_traces(players, variant, lineup):
         ref = replay(spec.config, trace)
         assert ref.scores == scores.tolist(), f"game {g}"
         assert ref.gained == seat_stats[:, 0].tolist() and ref.lost == seat_stats[:, 1].tolist()
+        assert ref.dealt_values == seat_stats[:, 2].tolist() and ref.invested_values == seat_stats[:, 3].tolist()
+        assert all(bin(b).count("1") in (1, 2, 3) for b in ref.dealt_values)  # three cards: one to three values
         assert ref.rounds == game_stats[0]
         assert list(game_stats[2:]) == pack(ref.leaders), f"game {g}: leaders after each round"
         assert np.array_equal(batch_scores[g], scores), f"batch row differs from traced game {g}"

@@ -44,7 +44,7 @@ def started(cfg, game, steps, rng):
 
 def outputs(cfg, state):
     scores, standing = np.zeros(cfg.players, np.int32), np.zeros(cfg.players, np.int64)
-    seat_stats, game_stats = np.zeros((cfg.players, 2), np.int32), np.zeros(2, np.int32)
+    seat_stats, game_stats = np.zeros((cfg.players, len(E.SEAT_COLUMNS)), np.int32), np.zeros(2, np.int32)
     E.result(state, cfg.arrays, scores, standing, seat_stats, game_stats)
     return scores, seat_stats, game_stats
 
