@@ -26,7 +26,9 @@ For each game at its benchmark configuration (``random`` in every seat):
   back up) on 1 thread, on all and on 2 beside issue 14's target for 2 threads
   (``search_target``), from mid-game states of random games; the cost of
   one ``copy_state`` and one ``determinize`` call (in a compiled loop); and
-  games per second of a table of ``mcts`` (default budget) in every seat.
+  games per second of a table of ``mcts`` (default budget) in every seat,
+  and of a table of ``learned`` in every seat, with its ratio to the
+  ``mcts`` table (issue 31 asks for at least 100x).
 
 The table is printed and written to ``bench/results.md`` with the machine.
 """
@@ -60,6 +62,7 @@ MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
 SEARCH_TABLE_GAMES = {"forks": 64, "fair-enough": 16}  # games of the all-mcts table; other games: 8
+LEARNED_TABLE_GAMES = {"forks": 20_000}  # games of the all-learned table (enough for a second); other games: 2,000
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, no statistics (chosen)": output.encode_chunk,
     "polars, zstd 1, min/max statistics": lambda frame: output.encode_chunk(
@@ -304,9 +307,16 @@ def mcts_table_rate(name, games):
     g = game_registry.get(name)
     _, params, _ = strategy_set(name).seats(["mcts"], g.default_players)
     api.simulate(name, games=2, strategies=["mcts@2"], seed=2)  # compile
+    return table_rate(name, "mcts", games), int(params[0, 0])
+
+
+def table_rate(name, strategy, games):
+    """Games/s of ``strategy`` (with its defaults) in every seat, all threads (kernel and output), compiled
+    beforehand."""
+    api.simulate(name, games=2, strategies=[strategy], seed=2)
     t = time.perf_counter()
-    api.simulate(name, games=games, strategies=["mcts"], seed=3)
-    return games / (time.perf_counter() - t), int(params[0, 0])
+    api.simulate(name, games=games, strategies=[strategy], seed=3)
+    return games / (time.perf_counter() - t)
 
 
 def machine():
@@ -353,14 +363,17 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                  f"games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over {END_TO_END_ROUNDS} rounds)")
             encodings.append((name, encoding_rates(spec, run_chunk, ENCODING_GAMES)))
             one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
-            table_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
+            mcts_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
+            learned_rate = table_rate(name, "learned", LEARNED_TABLE_GAMES.get(name, 2_000))
             searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns,
-                             f"{table_rate:.2f}/s ({budget:,} iterations)", one / one_it))
+                             f"{mcts_rate:.2f}/s ({budget:,} iterations)", one / one_it,
+                             f"{learned_rate:,.0f}/s ({learned_rate / mcts_rate:,.0f}x)"))
             echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}, "
                  f"{two_it:,.0f} on {SEARCH_TARGET_THREADS} (target {search_target(name):,}), one iteration costs "
                  f"{one / one_it:.2f} random games (1 thread); copy_state "
-                 f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {table_rate:.2f} games/s with mcts "
-                 f"({budget:,} iterations) in every seat")
+                 f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {mcts_rate:.2f} games/s with mcts "
+                 f"({budget:,} iterations) in every seat, {learned_rate:,.0f} with learned "
+                 f"({learned_rate / mcts_rate:,.0f}x)")
     state_api = state_api_rows(kernel_rate, games, echo)
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
@@ -373,7 +386,7 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
                        f"{r[13]:.0f} MB |\n" for r in rows)
     search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {r[4]:,}/s | "
                           f"{'met' if r[3] >= r[4] else 'not met'} | {r[5]:,.0f} ns | {r[6]:,.0f} ns | "
-                          f"{r[8]:.2f} | {r[7]} |\n" for r in searches)
+                          f"{r[8]:.2f} | {r[7]} | {r[9]} |\n" for r in searches)
     api_body = "".join(f"| {name} | {n} | {old:,.0f}/s | {new:,.0f}/s | {new / old:.2f}x |\n"
                        for name, n, old, new in state_api) or "| not measured (no git history) | | | | |\n"
     enc_body = "".join(f"| {game} | {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n"
@@ -398,12 +411,14 @@ def run_benchmarks(games=None, out="bench/results.md", echo=print):
             f"iteration: copy, determinize, descend, expand, roll out to the end of the game or, at horizon 1, to "
             f"its evaluation point, back up; {SEARCH_ITERATIONS} iterations per decision, from "
             f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
-            f"games/s of a table with `mcts` at the game's default budget (random rollouts) in every seat. The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
+            f"games/s of a table with `mcts` at the game's default budget (random rollouts) in every seat, and of a table "
+            f"with `learned` in every seat (its ratio to the all-`mcts` table: issue 31 asks for at least 100x). The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
             f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread iterations/s, "
             f"measured in the same run) does not depend on the machine's load as much.\n\n"
             f"| game | iterations, 1 thread | iterations, all threads | iterations, {SEARCH_TARGET_THREADS} threads | "
-            f"target | met | copy_state | determinize | iteration / random game (1 thread) | all-mcts table |\n"
-            f"|---|---|---|---|---|---|---|---|---|---|\n"
+            f"target | met | copy_state | determinize | iteration / random game (1 thread) | all-mcts table | "
+            f"all-learned table (x all-mcts) |\n"
+            f"|---|---|---|---|---|---|---|---|---|---|---|\n"
             f"{search_body}")
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(text)

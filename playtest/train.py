@@ -1,12 +1,16 @@
 """Training the learned player by expert iteration (Anthony, Tian and Barber 2017, "Thinking Fast and Slow").
 
 Round 0 records games of the search with random rollouts in every seat
-(``mcts`` at ``budget`` iterations, the game's default horizon); round k
+(``mcts`` at ``budget`` iterations, ``EXPERT_HORIZON`` of the game); round k
 records games of the search whose leaves are scored by the model of round
-k-1 (rollout = ``learned``), and fits a new model on every round's data so
-far. The data are, for every decision, the features of what the seat that
-moved then observes, with that seat's final win share as the target
-(``simulator.core.recorder``). The fit is scikit-learn's: ``Ridge`` on
+k-1 (rollout = ``learned``, no horizon), and fits a new model on every
+round's data so far. The expert's whole parameter vector is written out
+here (``expert_vector``), none of it taken from the strategy's defaults, so
+a change of ``mcts``'s defaults cannot change what training produces. The
+data are the features of what a seat observes, with that seat's final win
+share as the target (``simulator.core.recorder``): at each of its decisions
+(where the look-ahead player evaluates) or right after each of its moves,
+as ``RECORDED_AT_DECISION`` says for the game. The fit is scikit-learn's: ``Ridge`` on
 standardised features for the linear design, ``MLPRegressor`` with one
 hidden layer for the network; the standardisation is folded into the model
 vector (``simulator.core.learned``). Each round's model then plays
@@ -25,11 +29,23 @@ import numpy as np
 
 from simulator import games as game_registry
 from simulator.core.learned import LINEAR, RELU, TANH, model_size
-from simulator.core.search import P_HORIZON, P_ROLLOUT
+from simulator.core.search import P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT, P_ROLLOUT_PARAMS
 from strategies.games import strategy_set
 
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
 ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled while too few)
+# the expert's search, every slot of the mcts vector (simulator.core.search) but the iterations and the rollout:
+EXPERT_EXPLORATION = 0.7
+EXPERT_FORBID = 0.0
+# its horizon with random rollouts (with the learned leaf: 0): the end of the deal in Fool!, of the round in Forks
+EXPERT_HORIZON = {"fool": 1.0, "forks": 1.0, "fair-enough": 0.0, "fauch-fertig": 0.0}
+# where the recorder takes a seat's features (simulator.core.recorder): at each of its decisions (True; what the
+# look-ahead player evaluates) or right after each of its moves. Chosen by measurement (docs/skill.md, "The
+# learned player"): linear models, the same training runs and validation deals but for this switch, learned in
+# one seat against the strongest heuristic: Fair Enough 31.2% at its decisions against 18.8% after its moves (round
+# 1 of 2, 200 games a round), Fool! 21.8% against 38.4% (round 2 of 3), Forks no difference (36-38%); Fauch &
+# Fertig's player does not look ahead, so it is recorded where it scores, right after the move
+RECORDED_AT_DECISION = {"forks": True, "fool": False, "fair-enough": True, "fauch-fertig": False}
 
 
 @dataclass
@@ -59,9 +75,10 @@ class Training:
         return self.rounds[self.best].model
 
 
-def record(sset, config, sids, params, seed, start, count):
+def record(sset, config, sids, params, seed, start, count, at_decision):
     """``(features, targets)`` of games ``start .. start+count-1`` of run ``seed`` played by the lineup
-    (``sids``, ``params``), from ``simulator.core.recorder``."""
+    (``sids``, ``params``), from ``simulator.core.recorder`` (``at_decision``: recorded at each seat's
+    decisions, else right after its moves)."""
     recorder = sset.recorder()
     game = game_registry.get(sset.game)
     players = config.players
@@ -72,7 +89,7 @@ def record(sset, config, sids, params, seed, start, count):
     while True:
         feats = np.empty((capacity, sset.n_features), np.float64)
         game_of, seat_of, target = np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(capacity)
-        rows = recorder(config.arrays, sids, params, seed, start, count, feats, game_of, seat_of, target, *scratch)
+        rows = recorder(config.arrays, sids, params, seed, start, count, at_decision, feats, game_of, seat_of, target, *scratch)
         if rows >= 0:
             return feats[:rows], target[:rows]
         if rows < -1:
@@ -106,9 +123,15 @@ def fit(features, targets, design="linear", hidden=16, seed=0):
 
 
 def expert_vector(sset, budget, model=None):
-    """The ``mcts`` vector of the expert: ``budget`` iterations, random rollouts at the game's default horizon
-    (no model), or leaves scored by ``model``."""
-    vector = sset.search_vector(f"mcts@{budget}")
+    """The ``mcts`` vector of the expert, every slot written out: ``budget`` iterations, exploration
+    ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to ``EXPERT_HORIZON`` of the game (no model), or
+    leaves scored by ``model`` (horizon 0). Raises ``RuntimeError`` if the search has a slot not pinned here."""
+    slots = {P_ITERATIONS: float(budget), P_EXPLORATION: EXPERT_EXPLORATION, P_ROLLOUT: -1.0,
+             P_FORBID: EXPERT_FORBID, P_HORIZON: EXPERT_HORIZON[sset.game]}
+    if sorted(slots) != list(range(P_ROLLOUT_PARAMS)):
+        raise RuntimeError(f"the expert pins mcts slots {sorted(slots)}; the search has {P_ROLLOUT_PARAMS}: pin "
+                           f"the new one in playtest.train")
+    vector = [slots[i] for i in range(P_ROLLOUT_PARAMS)]
     if model is None:
         return vector
     vector[P_ROLLOUT], vector[P_HORIZON] = float(sset.learned_sid), 0.0
@@ -128,22 +151,25 @@ def validate(simulate, game, players, model, field, deals, seed, threads=1):
 
 
 def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200,
-          players=None, threads=1, on_round=None):
+          players=None, threads=1, at_decision=None, on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert ``mcts@budget``; each round's model validated on ``deals`` deals played by ``simulate``
-    (``playtest.api.simulate``). Returns the ``Training``."""
+    (``playtest.api.simulate``). ``at_decision`` None records where ``RECORDED_AT_DECISION`` says for the game
+    (at decisions for a game it does not list, such as the example game);
+    True (at each seat's decisions) or False (right after its moves) chooses. Returns the ``Training``."""
     sset = strategy_set(game)
     g = game_registry.get(game)
     players = g.default_players if players is None else players
     config = g.configure(players)
     field = sset.strongest
+    at_decision = RECORDED_AT_DECISION.get(game, True) if at_decision is None else at_decision
     out = Training(game, players)
     xs, ys, model = [], [], None
     for k in range(rounds):
         start = time.perf_counter()
         name = f"mcts@{budget}"
         sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, model)})
-        x, y = record(sset, config, sids, params, seed, k * games, games)
+        x, y = record(sset, config, sids, params, seed, k * games, games, at_decision)
         xs.append(x)
         ys.append(y)
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)

@@ -1,12 +1,21 @@
-"""Training data for the learned model: games played by any lineup, with every decision's features recorded.
+"""Training data for the learned model: games played by any lineup, with the positions the learned player scores.
 
 ``record_games`` is a template that ``simulator.core.kernels.bind_recorder``
 binds per engine, like the game loop (``play_game``, whose decisions it makes
 the same way: the search, the learned player or the strategy dispatcher).
-After every decision it writes the features of what the seat that moved
-then observes (the position the learned player scores when it considers
-that move), and after the game each recorded row's target: that seat's
-final win share (1/k of a k-way shared win).
+It records the features of what a seat observes where the learned player
+(``simulator.core.learned.learned_move``) evaluates it:
+
+* ``at_decision`` True (the player looks ahead to its seat's next
+  decision): at every decision of a seat, before it moves, what that seat
+  then observes;
+* ``at_decision`` False (the player scores the position right after its
+  move): after every decision that does not end the game, what the seat
+  that moved then observes.
+
+After the game each recorded row gets its target: that seat's final win
+share (1/k of a k-way shared win). A finished game is never recorded: the
+player scores it by its real win share, not by the model.
 """
 
 import numpy as np
@@ -15,16 +24,16 @@ from simulator.core.learned import win_shares
 from simulator.core.state import is_terminal, to_move
 
 
-def record_games(arrays, sids, params, seed, start, count, feats, game_of, seat_of, target, scores, standing,
-                 seat_stats, game_stats):
+def record_games(arrays, sids, params, seed, start, count, at_decision, feats, game_of, seat_of, target, scores,
+                 standing, seat_stats, game_stats):
     """Kernel template: play games ``start .. start+count-1`` of run ``seed`` one after another; return the rows.
 
-    Row r holds ``feats[r, :N_FEATURES]`` (the features of seat
-    ``seat_of[r]`` right after its move in game ``game_of[r]``; decisions
-    that end the game are not recorded) and ``target[r]``, that seat's win
-    share of the game. ``scores``... are one game's output rows. Returns -1
-    when ``feats`` has too few rows (call again with more), or -(2+seat)
-    when that seat's strategy chose illegally.
+    Row r holds ``feats[r, :N_FEATURES]`` (the features of what seat
+    ``seat_of[r]`` observes in game ``game_of[r]``: when it is to move, with
+    ``at_decision``, else right after its move) and ``target[r]``, that
+    seat's win share of the game. ``scores``... are one game's output rows.
+    Returns -1 when ``feats`` has too few rows (call again with more), or
+    -(2+seat) when that seat's strategy chose illegally.
     """
     state = new_state(arrays, params)  # noqa: F821 (bound)
     buf = new_search(arrays, params, sids)  # noqa: F821 (bound)
@@ -35,31 +44,35 @@ def record_games(arrays, sids, params, seed, start, count, feats, game_of, seat_
     for k in range(start, start + count):
         first = row
         reset(state, arrays, seed, k, no_trace, False)  # noqa: F821 (bound)
-        while not is_terminal(state):
-            p = to_move(state)
-            if sids[p] == SEARCH_SID:  # noqa: F821 (bound)
+        mover = -1
+        while True:
+            seat = to_move(state) if at_decision else mover
+            if is_terminal(state):
+                break
+            if seat >= 0:
+                if row == feats.shape[0]:
+                    return -1
+                observe(state, arrays, seat, obs)  # noqa: F821 (bound)
+                features(obs, feat)  # noqa: F821 (bound)
+                for j in range(feat.size):
+                    feats[row, j] = feat[j]
+                game_of[row], seat_of[row] = k, seat
+                row += 1
+            mover = to_move(state)
+            if sids[mover] == SEARCH_SID:  # noqa: F821 (bound)
                 action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821
                                 game_stats)
-            elif sids[p] == LEARNED_SID:  # noqa: F821 (bound)
+            elif sids[mover] == LEARNED_SID:  # noqa: F821 (bound)
                 action = learned_player(state, arrays, sids, params, buf, scores, standing,  # noqa: F821
                                         seat_stats, game_stats)
             else:
                 action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
             if action < 0:
-                return -(2 + p)
+                return -(2 + mover)
             apply(state, arrays, action, no_trace, False)  # noqa: F821 (bound)
-            if is_terminal(state):
-                break
-            if row == feats.shape[0]:
-                return -1
-            observe(state, arrays, p, obs)  # noqa: F821 (bound)
-            features(obs, feat)  # noqa: F821 (bound)
-            for j in range(feat.size):
-                feats[row, j] = feat[j]
-            game_of[row], seat_of[row] = k, p
-            row += 1
         result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
         win_shares(standing, share)
         for r in range(first, row):
             target[r] = share[seat_of[r]]
     return row
+

@@ -28,8 +28,10 @@ DECISION = Decision(("kind", "options", "n_options", "obs", "params", "rng"),
 
 # the built-in with the highest win share: 46.7% against specialist and farmer (tournament, 4 players, 1,500 deals)
 STRONGEST = "chaser"
-# the learned player scores a move right after it, without look-ahead: with it, 19.75% (16.10 to 23.40) against
-# 3 x chaser, without 27.33% (23.77 to 30.89) (150 deals, seed 1, seats rotated; docs/skill.md)
+# the learned player scores a move right after it, without look-ahead. Re-decided with the recorder fixed (each
+# player's model trained for it, playtest train --seed 1 --rounds 3 --games 200 --deals 200, the same validation
+# deals): the best round against 3 x chaser won 27.69% (24.55 to 30.83) without look-ahead (recorded right after
+# the seat's moves) and 24.88% (21.82 to 27.93) with it (recorded at its decisions); docs/skill.md
 LEARNED_LOOKS_AHEAD = False
 
 dispatch = make_dispatch([s.decide for s in BUILTINS])

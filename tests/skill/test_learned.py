@@ -1,6 +1,8 @@
 """The learned model and player: inference equals a plain numpy function, models are validated, the player
 scores each move by the model, whole games run without reference counting, bad model files give one line."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -207,3 +209,22 @@ def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_i
         sid, params = sset.lookahead
         assert sset.names()[sid] == sset.strongest and params == tuple(sset.all[sid].params)
     assert strategy_set("fauch-fertig").lookahead == (-1, ())
+
+
+def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_defaults(monkeypatch):
+    """The expert's mcts vector is pinned in playtest.train: changing mcts's defaults leaves it as it is, and a
+    search with a slot the expert does not pin stops training instead of silently taking a default."""
+    import playtest.train as training
+
+    sset = strategy_set("forks")
+    assert training.expert_vector(sset, 64) == [64.0, 0.7, -1.0, 0.0, 1.0]      # Forks: horizon 1 (end of round)
+    assert training.expert_vector(strategy_set("fair-enough"), 32) == [32.0, 0.7, -1.0, 0.0, 0.0]
+    model = [0.0, 2.0, 0.0, 0.5, 0.25, 0.125]
+    assert training.expert_vector(sset, 64, model) == [64.0, 0.7, float(sset.learned_sid), 0.0, 0.0] + model
+    sid, mcts = sset.get("mcts")
+    sset.builtins[sid] = dataclasses.replace(mcts, params=(512.0, 2.0, 0.0, 3.0, 0.0))   # a fresh set: no leak
+    assert sset.search_vector("mcts")[0] == 512.0
+    assert training.expert_vector(sset, 64) == [64.0, 0.7, -1.0, 0.0, 1.0]
+    monkeypatch.setattr(training, "P_ROLLOUT_PARAMS", 6)
+    with pytest.raises(RuntimeError, match="pin the new one"):
+        training.expert_vector(sset, 64)
