@@ -127,7 +127,7 @@ def expert_vector(sset, budget, model=None):
     ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to ``EXPERT_HORIZON`` of the game (no model), or
     leaves scored by ``model`` (horizon 0). Raises ``RuntimeError`` if the search has a slot not pinned here."""
     slots = {P_ITERATIONS: float(budget), P_EXPLORATION: EXPERT_EXPLORATION, P_ROLLOUT: -1.0,
-             P_FORBID: EXPERT_FORBID, P_HORIZON: EXPERT_HORIZON[sset.game]}
+             P_FORBID: EXPERT_FORBID, P_HORIZON: EXPERT_HORIZON.get(sset.game, 0)}
     if sorted(slots) != list(range(P_ROLLOUT_PARAMS)):
         raise RuntimeError(f"the expert pins mcts slots {sorted(slots)}; the search has {P_ROLLOUT_PARAMS}: pin "
                            f"the new one in playtest.train")
