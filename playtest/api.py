@@ -1057,11 +1057,12 @@ def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rota
     the run options. A name the table does not have is a ``CardError``; a bad run a ``RunError`` or
     ``SetupError``."""
     from analyses import cards as card_effects
+    from playtest import card_tables
 
     override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
     table = game_registry.get(game).configure(players, variant, override).setup
-    known = card_effects.candidates(game, table, players)
-    holding = card_effects.holdings(game, table, players)
+    known = card_tables.candidates(game, table, players)
+    holding = card_tables.holdings(game, table, players)
     held_names = {card_effects.card_of(h.card) for h in holding}
     for name in names or ():
         if name not in known and name not in held_names:

@@ -273,7 +273,7 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
 
     play = dict(games=games, names=list(names), **args)
     where = dict(threads=threads, on_table=playing, backend=backend, scheduler=scheduler, workers=workers)
-    layout = card_effects.layout()
+    layout = rundir.CARDS
     try:
         api.card_plan(game, **play)  # bad input refused before anything is written or replaced
         with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:

@@ -1,7 +1,8 @@
 """Where compiled kernels bound to user strategy files are cached on disk.
 
-The built-in kernels are cached by numba next to their sources
-(``__pycache__``), named after a fingerprint of those sources. Kernels bound
+The built-in kernels are cached by numba in the folder of this version of
+the sources (``simulator.core.compile_cache``), named after a fingerprint of
+those sources. Kernels bound
 to a user's strategy file are cached instead in a folder of their own, one
 per fingerprint of everything they are built from (see
 ``strategies.user_files``), under ``cache_root()``:

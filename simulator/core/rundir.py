@@ -47,6 +47,8 @@ TOURNAMENT = Layout("tournament", files=("tournament.json", *REPORT), trees=("re
                     folders=(("[0-9][0-9]-*", RUN),))
 SURVEY = Layout("survey", files=("survey.json", "summary.csv", *REPORT), trees=("report-data",),
                 folders=(("runs", Layout("survey runs", folders=(("p[0-9]*", RUN),))),))
+CARDS = Layout("cards", files=("cards.json", *REPORT), trees=("report-data",),
+               folders=(("runs", Layout("cards runs", folders=(("base", RUN), ("c[0-9]*", RUN)))),))
 
 
 def foreign(path, layout):

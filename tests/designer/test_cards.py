@@ -145,7 +145,8 @@ def test_the_observational_share_recovers_a_planted_association():
     import numpy as np
     import polars as pl
 
-    from analyses.cards import held_effects, holdings
+    from analyses.cards import held_effects
+    from playtest.card_tables import holdings
 
     rng = np.random.default_rng(4)
     games = 5000
@@ -165,7 +166,8 @@ def test_a_dealt_kind_bit_recovers_a_planted_effect_and_other_bits_show_none():
     import numpy as np
     import polars as pl
 
-    from analyses.cards import Holding, held_effects
+    from analyses.cards import held_effects
+    from playtest.card_tables import Holding
 
     rng = np.random.default_rng(9)
     games, players = 6000, 3
@@ -190,7 +192,8 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
     import numpy as np
     import polars as pl
 
-    from analyses.cards import Holding, held_effects
+    from analyses.cards import held_effects
+    from playtest.card_tables import Holding
 
     def planted(rng, games, players=3):
         has = rng.random((games, players)) < 0.4             # each seat dealt the card with chance 0.4
@@ -215,7 +218,7 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
 
 
 def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kernel_knows_each_cards_kind():
-    from analyses.cards import card_kinds, candidates
+    from playtest.card_tables import candidates, card_kinds
     from simulator.fauch_fertig import GAME
     from simulator.fauch_fertig.layout import BLACK, N_CARDS, R_CARD_KIND, card_colour, card_copy, card_number
 
@@ -238,7 +241,7 @@ def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kerne
 
 
 def test_fool_removals_keep_the_deck_dealing_out_evenly():
-    from analyses.cards import candidates
+    from playtest.card_tables import candidates
     from simulator.fool import GAME
 
     config = GAME.configure(4)
