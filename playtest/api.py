@@ -963,16 +963,24 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
            variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, resume=False,
            on_count=None, backend="local", scheduler=None, workers=None):
     """Play the same lineup at every player count of the setup table (or ``counts``) into the directory ``out``
-    and return its summary frame, one row per count (``analyses.survey``); ``survey.json`` in ``out`` holds
-    the recommendation. ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
+    (``analyses.survey``). ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
     to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
+
+    Returns
+    -------
+    Result
+        ``frame``: the summary, one row per count (verdict, edges and game feel with their intervals);
+        ``info["recommendation"]``: the sentence that follows from the intervals (also in ``survey.json``);
+        ``dir``: ``out``.
 
     Examples
     --------
     >>> import tempfile
-    >>> summary = api.survey("forks", out=tempfile.mkdtemp() + "/survey", counts=[2, 3], games=40)
-    >>> summary["players"].to_list(), summary["run"].to_list()
+    >>> survey = api.survey("forks", out=tempfile.mkdtemp() + "/survey", counts=[2, 3], games=40)
+    >>> survey.frame["players"].to_list(), survey.frame["run"].to_list()
     ([2, 3], ['runs/p2', 'runs/p3'])
+    >>> isinstance(survey.info["recommendation"], str)
+    True
     """
     from analyses import survey as surveys
 
@@ -984,9 +992,10 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
         return simulate(game_name, players=players, threads=threads, backend=backend, scheduler=scheduler,
                         workers=workers, **{**options, "strategies": names})
 
-    return surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
-                          resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
-                          setup=override, params=params, strategy_files=list(strategy_files))
+    summary = surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
+                             resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
+                             setup=override, params=params, strategy_files=list(strategy_files))
+    return Result(summary, dir=Path(out), info={"recommendation": surveys.recommendation(summary.to_dicts(), margin)})
 
 
 def knob_row(game, players, knob, variant="standard", setup=None):
@@ -1020,14 +1029,21 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
                high=None, step=None, on_evaluation=None):
     """The per-seat ``knob`` values that bring every seat's edge inside ``margin`` (``analyses.compensate``):
     each evaluation plays ``games`` games (deals, rotated) on ``seed``; the result is confirmed on a fresh seed.
-    Returns ``(Compensation, override)``, the override being the setup table to pass to ``simulate``.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per seat (``seat``, ``value``, ``low``, ``high``: the knob's value and its interval,
+        None for seat 0, which is held); ``verdict``: the confirmed seat verdict with the compensation;
+        ``info["compensation"]``: the ``analyses.compensate.Compensation`` (its ``sentence()`` and
+        ``snippet()`` to paste); ``info["setup"]``: the setup table to pass to ``simulate``.
 
     Examples
     --------
-    >>> found, override = api.compensate("forks", players=2, games=200, seed=1)
-    >>> found.knob, len(found.values), found.values[0]   # seat 0 is held at its value
-    ('seat_bonus', 2, 0.0)
-    >>> override["players"]["2"]["seat_bonus"] == found.values
+    >>> found = api.compensate("forks", players=2, games=200, seed=1)
+    >>> found.frame["seat"].to_list(), found.frame["value"][0]   # seat 0 is held at its value
+    ([0, 1], 0.0)
+    >>> found.info["setup"]["players"]["2"]["seat_bonus"] == found.frame["value"].to_list()
     True
     """
     from analyses.compensate import compensate as solve
@@ -1047,7 +1063,11 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
 
     found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
                   margin=margin)
-    return found, with_knob(override, players, knob, found.values)
+    frame = pl.DataFrame({"seat": list(range(players)), "value": [float(v) for v in found.values],
+                          "low": found.low, "high": found.high},
+                         schema={"seat": pl.Int64, "value": pl.Float64, "low": pl.Float64, "high": pl.Float64})
+    return Result(frame, verdict=found.verdict,
+                  info={"compensation": found, "setup": with_knob(override, players, knob, found.values)})
 
 
 def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
@@ -1084,16 +1104,23 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     a scratch directory, deleted after; ``resume`` continues an interrupted one); the "who holds it" rows come
     from the default table's games.
 
-    Returns ``(effects, meanings, unplayable)``: ``{card: [CardEffect]}``, ``{card: what the row means}``
-    and ``{card: why that table cannot be played}``. ``on_table(card, index, count)`` is called before each
-    table; ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
+    ``on_table(card, index, count)`` is called before each table; ``backend``, ``scheduler`` and ``workers``
+    are ``simulate``'s (Dask).
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per card and measure, clearest card first (``card``, ``measure``, ``effect``,
+        ``low``, ``high``, ``kind``: causal or observational); ``info``: ``effects`` (``{card:
+        [CardEffect]}``), ``meanings`` (``{card: what the row means}``) and ``unplayable`` (``{card: why that
+        table cannot be played}``); ``dir``: ``out`` (None: nothing kept).
 
     Examples
     --------
-    >>> effects, meanings, unplayable = api.cards("fair-enough", players=4, games=100, names=["queue"])
-    >>> meanings["queue"], unplayable
+    >>> found = api.cards("fair-enough", players=4, games=100, names=["queue"])
+    >>> found.info["meanings"]["queue"], found.info["unplayable"]
     ('one queue card fewer (4 -> 3)', {})
-    >>> [e.measure for e in effects["queue"]][:2]
+    >>> found.frame.filter(pl.col("card") == "queue")["measure"].to_list()[:2]
     ['first seat edge', 'largest seat edge']
     """
     import tempfile
@@ -1123,7 +1150,8 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     for row in held:
         effects[row.card] = [row]
         meanings[row.card] = kinds[row.card]
-    return effects, meanings, unplayable
+    return Result(card_effects.frame(effects), dir=None if out is None else Path(out),
+                  info={"effects": effects, "meanings": meanings, "unplayable": unplayable})
 
 
 def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,

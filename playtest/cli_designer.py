@@ -124,10 +124,10 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
                 if not target.is_dir():
                     raise RunError(f"--resume: {target} holds no survey to continue")
                 rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
-                summary = api.survey(game, out=target, resume=True, **play)
+                summary = api.survey(game, out=target, resume=True, **play).frame
             else:
                 with rundir.claim(target, rundir.SURVEY, force=force):
-                    summary = api.survey(game, out=target, **play)
+                    summary = api.survey(game, out=target, **play).frame
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished counts are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
@@ -198,8 +198,9 @@ def compensate(game, players, knob, games, seed, strategies, rotate_seats, strat
             stage = "confirm" if run_seed != seed else "search"
             click.echo(f"{stage}: {knob} = [{', '.join(f'{v:g}' for v in values)}]", err=True)
 
-    found, table = api.compensate(game, knob=knob, games=games, seed=seed, threads=threads, margin=margin, low=low,
-                                  high=high, step=step, on_evaluation=progress, **args)
+    result = api.compensate(game, knob=knob, games=games, seed=seed, threads=threads, margin=margin, low=low,
+                            high=high, step=step, on_evaluation=progress, **args)
+    found, table = result.info["compensation"], result.info["setup"]
     if out is not None:
         Path(out).write_text(f"# playtest compensate {game} --players {players} --knob {knob} --seed {seed}\n"
                              + compact_toml(table))
@@ -293,7 +294,7 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                             f"--resume to finish" if out else "\ninterrupted", scratch)
     except card_effects.CardError as exc:
         raise RunError(str(exc)) from None
-    effects, meanings, unplayable = found
+    effects, meanings, unplayable = (found.info[k] for k in ("effects", "meanings", "unplayable"))
     sentences = card_effects.outlier_sentences(effects, meanings)
     if report is not None:
         from reports.build import render

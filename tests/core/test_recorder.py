@@ -1,28 +1,35 @@
-"""The training-data recorder (simulator.core.recorder) on toy Nim (tests/core/toy_nim.py), whose games with a
-pile of two can be written down by hand."""
+"""The training-data recorder (simulator.core.recorder) on the example game Nim (simulator.example, take 1 to 3),
+whose games with a pile of two can be written down by hand."""
 
 import numpy as np
 import pytest
 
-import toy_nim
+from simulator import games
 from simulator.core import recorder
-from simulator.core.kernels import SEARCH_VERBS, bind, bind_search
+from simulator.core.kernels import bind, bind_choose, bind_engine_search
+from strategies.games import strategy_set
 
-VERBS = {name: getattr(toy_nim, name) for name in SEARCH_VERBS + ("choose",)}
-NEW_SEARCH, SEARCH, LEARNED = bind_search(VERBS, cache=False, search_sid=8, learned_sid=9)
-RECORD = bind(recorder.record_games, cache=False, parallel=False, choose=toy_nim.choose, new_state=toy_nim.new_state,
-              new_search=NEW_SEARCH, search=SEARCH, learned_player=LEARNED, reset=toy_nim.reset,
-              apply=toy_nim.apply, result=toy_nim.result, observe=toy_nim.observe, features=toy_nim.features,
-              SEARCH_SID=8, LEARNED_SID=9)
+NIM = games.get("nim")
+SIDS = {s.name: i for i, s in enumerate(strategy_set("nim").builtins)}
+CHOOSE = bind_choose(NIM, strategy_set("nim").dispatch, cache=False)
+NEW_SEARCH, SEARCH, LEARNED = bind_engine_search(NIM, CHOOSE, cache=False, search_sid=SIDS["mcts"],
+                                                 learned_sid=SIDS["learned"])
+E = NIM.engine
+RECORD = bind(recorder.record_games, cache=False, parallel=False, choose=CHOOSE, new_state=E.new_state,
+              new_search=NEW_SEARCH, search=SEARCH, learned_player=LEARNED, reset=E.reset, apply=E.apply,
+              result=E.result, observe=E.observe, features=E.features, SEARCH_SID=SIDS["mcts"],
+              LEARNED_SID=SIDS["learned"])
 
 
 def record(pile, games, at_decision, capacity=100):
-    """The recorder's rows for ``games`` games of toy Nim from ``pile`` counters, both seats playing at random."""
-    arrays = (np.int64(pile),)
-    sids, params = np.zeros(2, np.int64), np.zeros((2, 1), np.float64)
-    feats = np.full((capacity, 1), np.nan)
+    """The recorder's rows for ``games`` games of Nim from ``pile`` counters, both seats playing at random (the
+    first feature, the pile in units of four, is the only one returned)."""
+    arrays = NIM.configure(2, override={"pile": {"min": pile, "max": pile}, "turn": {"take": 3}}).arrays
+    sids, params = np.full(2, SIDS["random"], np.int64), np.zeros((2, 1), np.float64)
+    feats = np.full((capacity, NIM.engine.N_FEATURES), np.nan)
     game_of, seat_of, target = np.full(capacity, -1), np.full(capacity, -1), np.full(capacity, np.nan)
-    out = (np.empty(2, np.int32), np.empty(2, np.int64), np.zeros((2, 1), np.int32), np.zeros(1, np.int32))
+    out = (np.empty(2, np.int32), np.empty(2, np.int64), np.zeros((2, len(NIM.seat_columns)), np.int32),
+           np.zeros(len(NIM.game_columns), np.int32))
     rows = RECORD(arrays, sids, params, 5, 0, games, at_decision, feats, game_of, seat_of, target, *out)
     return rows, feats[:max(rows, 0), 0], game_of[:max(rows, 0)], seat_of[:max(rows, 0)], target[:max(rows, 0)]
 
