@@ -21,10 +21,9 @@ What "removing" means, per game (the setup table's own keys):
   opening display). ``community: <condition>``: that white card taken out of
   ``community.cards`` (offered when more cards remain than the players need).
 
-Who holds it (``holdings``), from the default table's games, per seat: the
-win share of the seats that hold the card minus that of the seats that do
-not, in points, with a percentile Poisson bootstrap over games (the seats of
-a game are not independent), Bonferroni-corrected over these rows.
+Who holds it (``holdings``): the seat columns that say which seats held a
+card, and whether holding it was assigned at random (``analyses.cards.held_effects``
+turns them into effects with their intervals).
 
 - Dealt in the opening hand (kind ``causal``): the deal is random, so being
   dealt the card is assigned at random and the difference is its effect.
