@@ -1,7 +1,5 @@
 """Heuristic strategies per game and the registry that names them."""
 
-from simulator.core import compile_cache
-
-compile_cache.use()  # before any strategy is compiled (see its docstring)
+import simulator  # noqa: F401 (first: it points numba's cache at this version's folder, simulator.core.compile_cache)
 
 __all__ = ["games", "registry", "search", "strategy", "user_files"]

@@ -19,8 +19,8 @@ not used for ``KEEP_DAYS`` days are deleted. Deleting them all is always
 safe: the kernels are compiled again on the next run. Where no folder can
 be made, numba caches next to the sources as before.
 
-It must run before any function of these packages is decorated, so both
-packages call it first thing in their ``__init__``.
+It must run before any function of these packages is decorated: ``simulator``
+calls it first thing, and ``strategies`` imports ``simulator`` first.
 """
 
 import functools
