@@ -1,8 +1,9 @@
 """The Python API: every command of the command line as one call, for notebooks and scripts.
 
 Each command is one function returning a result object: ``simulate`` a
-``Run``; ``tournament``, ``sweep``, ``ladder``, ``restrict`` and ``tune`` a
-``Result``; ``compare`` an ``analyses.compare.Comparison``; ``report`` the
+``Run``; ``tournament``, ``sweep``, ``ladder``, ``restrict``, ``tune``, the
+designer's studies (``survey``, ``compensate``, ``cards``), ``train``,
+``search_gain`` and ``bench`` a ``Result``; ``compare`` an ``analyses.compare.Comparison``; ``report`` the
 path written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
 table) and ``.verdict`` where the command has one. The click command line
 (``playtest.cli``) parses options, calls these functions and prints.
@@ -1152,6 +1153,159 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
         meanings[row.card] = kinds[row.card]
     return Result(card_effects.frame(effects), dir=None if out is None else Path(out),
                   info={"effects": effects, "meanings": meanings, "unplayable": unplayable})
+
+
+def search_gain(games, *, deals=100, seed=1, threads=1, budget=None, param=None, baseline=None,
+                baseline_param=None, on_line=None):
+    """The paired win-share gain of ``mcts`` over a baseline search on the same deals (``playtest search-gain``;
+    ``playtest.search_gain``).
+
+    In each game, two arms of ``simulate --rotate-seats`` on the same seed
+    and deals, each in a fresh process: ``mcts`` in one seat and the game's
+    strongest heuristic in the others; the baseline arm runs the code of a
+    git commit (exported once for all the games) or, with ``baseline="here"``,
+    this tree with ``baseline_param``.
+
+    Parameters
+    ----------
+    games : list of str
+        Registered games, measured in turn.
+    deals, seed, threads : int
+        Deals per arm (at least 2), their seed, and threads of each arm's run.
+    budget : int, optional
+        Iterations of both arms (``mcts@budget``; None: the game's default).
+    param, baseline_param : str, optional
+        The new and the baseline arm's ``mcts`` parameter vectors, comma-separated (None: the defaults).
+    baseline : str, optional
+        A git commit of this checkout (None: ``playtest.search_gain.SEARCH_BASELINE``, the search before move
+        keys), or ``"here"`` for this tree.
+    on_line : callable, optional
+        Called with one line of text per arm played and per gain measured.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per game (``game``, paired ``deals``, ``gain`` of the new arm in win share with its
+        95% interval ``low``-``high`` (deal as the unit), each arm's ``baseline_share``/``new_share`` and
+        ``baseline_seconds``/``new_seconds``, compiling included, and ``verdict``); ``verdict``: ``{game:
+        "better", "worse" or "no difference"}``; ``info["baseline"]``: the commit or "here".
+
+    Raises
+    ------
+    RunError
+        An unknown game, fewer than 2 deals, no thread, a commit that cannot be exported (no git history), or
+        an arm whose run fails (its error).
+
+    Examples
+    --------
+    The same search against itself, both arms from this tree (no commit to export, nothing compiled but
+    what the rest of the suite compiles), two deals of Forks at two iterations a move: the arms play the
+    same games, so the gain is exactly nothing. Each arm starts a process of its own (a few seconds each;
+    ``baseline_param="2,0.5"`` would make the baseline arm explore less):
+
+    >>> r = api.search_gain(["forks"], deals=2, budget=2, baseline="here")
+    >>> r.to_polars().select("game", "deals", "gain", "low", "high").rows(), r.verdict
+    ([('forks', 2, 0.0, 0.0, 0.0)], {'forks': 'no difference'})
+    """
+    from playtest.bench_baseline import export_commit
+    from playtest.search_gain import SEARCH_BASELINE, measure
+
+    games = [games] if isinstance(games, str) else list(games)
+    if not games:
+        raise RunError("search_gain needs at least one game")
+    for game in games:
+        game_registry.get(game)   # an unknown game: its error line, before anything runs
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
+        raise RunError(f"deals must be a whole number of at least 2 (a paired interval), got {deals!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise RunError(f"threads must be a whole number of at least 1, got {threads!r}")
+    baseline = SEARCH_BASELINE if baseline is None else baseline
+    exported = None
+    if baseline != "here":
+        exported, reason = export_commit(baseline)
+        if exported is None:
+            raise RunError(f"no baseline: {reason}")
+    rows = []
+    try:
+        for game in games:
+            rows.append(measure(game, deals=deals, seed=seed, threads=threads, budget=budget, param=param,
+                                baseline_path=exported and exported.name, baseline_param=baseline_param,
+                                echo=on_line))
+    except (RuntimeError, ValueError) as error:
+        raise RunError(str(error)) from None
+    finally:
+        if exported is not None:
+            exported.cleanup()
+    for row in rows:
+        row["verdict"] = "better" if row["low"] > 0 else "worse" if row["high"] < 0 else "no difference"
+    return Result(pl.DataFrame(rows), {row["game"]: row["verdict"] for row in rows}, info={"baseline": baseline})
+
+
+def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
+    """Measure games/s of the engines, numba against the reference engines, start-up, output and search
+    (``playtest bench``, ``make bench``; ``playtest.bench``).
+
+    Parameters
+    ----------
+    names : list of str, optional
+        The games to measure (None: every registered game).
+    games : int, optional
+        Games per kernel measurement (None: each game's ``bench_games``); the end-to-end runs play ten
+        times as many (None: 10M for Forks, 2M otherwise).
+    parts : list of str, optional
+        What to measure besides the kernel's games/s on 1 thread and on all (always measured): any of
+        ``playtest.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
+        ``start`` (cold and warm start of ``playtest simulate`` in a new process, cold with an empty numba
+        cache: it compiles everything), ``end-to-end`` (play and write), ``encodings`` (chunk files),
+        ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
+        ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its
+        own).
+    out : str or pathlib.Path, optional
+        A markdown file to write the tables to (``bench/results.md`` for ``make bench``; None: not written).
+    on_line : callable, optional
+        Called with each line of progress text.
+
+    Returns
+    -------
+    Result
+        ``frame``: one row per game (``game``, ``players``, ``numba_1_thread``, ``numba_all_threads``,
+        ``parallel_efficiency``, ``reference``, ``numba_over_reference``, ``cold_start_s``,
+        ``warm_start_s``, ``peak_rss_mb`` and the end-to-end figures; None where not measured). ``info``:
+        ``end_to_end``, ``encodings``, ``search``, ``state_api`` (frames, empty where not measured), the
+        ``markdown`` text and ``out``. No verdict.
+
+    Raises
+    ------
+    RunError
+        An unknown game or part, or a number of games below 1.
+
+    Examples
+    --------
+    The kernel alone and the reference engine of one game, a thousand games a measurement (about two
+    seconds: the reference engine is timed for at least one):
+
+    >>> r = api.bench(names=["forks"], games=1000, parts=["reference"])
+    >>> row = r.to_polars().row(0, named=True)
+    >>> row["game"], row["numba_1_thread"] > row["reference"] > 0, row["cold_start_s"]
+    ('forks', True, None)
+    >>> r.info["markdown"].startswith("# playtest benchmark")
+    True
+    """
+    from playtest import bench as benchmarks
+
+    names = list(game_registry.names() if names is None else names)
+    for name in names:
+        game_registry.get(name)
+    parts = list(benchmarks.PARTS if parts is None else parts)
+    unknown = [p for p in parts if p not in benchmarks.PARTS]
+    if unknown:
+        raise RunError(f"unknown bench part(s) {', '.join(map(repr, unknown))} (choose from "
+                       f"{', '.join(benchmarks.PARTS)})")
+    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+        raise RunError(f"games must be a whole number of at least 1, got {games!r}")
+    found = benchmarks.run_benchmarks(prepare, simulate, names=names, games=games, parts=parts, out=out,
+                                      echo=on_line or (lambda line: None))
+    return Result(found.frame(), info={**found.tables(), "markdown": found.markdown, "out": out})
 
 
 def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,

@@ -31,6 +31,11 @@ For each game at its benchmark configuration (``random`` in every seat):
   ``mcts`` table (issue 31 asks for at least 100x).
 
 The table is printed and written to ``bench/results.md`` with the machine.
+
+``playtest.api.bench`` is the entry point (``playtest bench`` and ``make
+bench`` call it): it passes in ``prepare`` and ``simulate``, so this module
+does not import the API that calls it; ``names`` and ``parts`` measure less
+(``PARTS``: the kernel rates are always measured).
 """
 
 import io
@@ -43,12 +48,13 @@ import tempfile
 import threading
 import time
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
 import numpy as np
+import polars as pl
 
-from playtest import api
 from playtest.bench_baseline import BASELINE, state_api_rows
 from simulator import games as game_registry
 from simulator.core import batch, output
@@ -57,6 +63,7 @@ from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
+PARTS = ("reference", "start", "end-to-end", "encodings", "search", "state-api")
 ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
@@ -166,7 +173,7 @@ def run_play_rate(spec, run_chunk, threads):
     return spec.games / (time.perf_counter() - t)
 
 
-def end_to_end_rounds(name, run_chunk, games, threads):
+def end_to_end_rounds(prepare, name, run_chunk, games, threads):
     """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two `run_play_rate` measurements of
     ``run_chunk`` (the game's kernel for its built-in strategies).
 
@@ -175,9 +182,9 @@ def end_to_end_rounds(name, run_chunk, games, threads):
     games (the run's default seed, its chunks) measured just before and just after it: on a shared machine
     the load changes within minutes, so each ratio compares single measurements of the same games under the
     same load (a best of several short kernel runs against one long run would count the machine's noise as
-    the writer's cost).
+    the writer's cost). ``prepare`` is ``playtest.api.prepare``.
     """
-    spec, _ = api.prepare(name, games=games)
+    spec, _ = prepare(name, games=games)
     rates, ratios, peak = [], [], 0.0
     before = run_play_rate(spec, run_chunk, threads)
     for _ in range(END_TO_END_ROUNDS):
@@ -302,20 +309,21 @@ def search_rates(name, threads, horizon=None):
     return rates[1], rates[threads], rates[SEARCH_TARGET_THREADS], 1e9 * copy_s, 1e9 * det_s
 
 
-def mcts_table_rate(name, games):
-    """``(games/s, budget)`` of ``mcts`` at the game's default budget in every seat, all threads (kernel and output)."""
+def mcts_table_rate(simulate, name, games):
+    """``(games/s, budget)`` of ``mcts`` at the game's default budget in every seat, all threads (kernel and output);
+    ``simulate`` is ``playtest.api.simulate``."""
     g = game_registry.get(name)
     _, params, _ = strategy_set(name).seats(["mcts"], g.default_players)
-    api.simulate(name, games=2, strategies=["mcts@2"], seed=2)  # compile
-    return table_rate(name, "mcts", games), int(params[0, 0])
+    simulate(name, games=2, strategies=["mcts@2"], seed=2)  # compile
+    return table_rate(simulate, name, "mcts", games), int(params[0, 0])
 
 
-def table_rate(name, strategy, games):
+def table_rate(simulate, name, strategy, games):
     """Games/s of ``strategy`` (with its defaults) in every seat, all threads (kernel and output), compiled
-    beforehand."""
-    api.simulate(name, games=2, strategies=[strategy], seed=2)
+    beforehand (``simulate``: ``playtest.api.simulate``)."""
+    simulate(name, games=2, strategies=[strategy], seed=2)
     t = time.perf_counter()
-    api.simulate(name, games=games, strategies=[strategy], seed=3)
+    simulate(name, games=games, strategies=[strategy], seed=3)
     return games / (time.perf_counter() - t)
 
 
@@ -335,92 +343,164 @@ def cpu_model():
     return platform.processor() or "unknown processor"
 
 
-def run_benchmarks(games=None, out="bench/results.md", echo=print):
-    """Measure every game and write the markdown tables to ``out``.
+MAIN = ("game", "players", "numba_1_thread", "numba_all_threads", "parallel_efficiency", "reference",
+        "numba_over_reference", "cold_start_s", "warm_start_s", "peak_rss_mb")
+END_TO_END = ("game", "games_written", "games_per_second", "over_kernel", "lowest", "highest", "peak_rss_mb")
+ENCODING = ("game", "encoding", "cpu_seconds", "bytes_per_game")
+SEARCH = ("game", "iterations_1_thread", "iterations_all_threads", "iterations_2_threads", "target", "copy_ns",
+          "determinize_ns", "iteration_over_random_game", "mcts_table", "mcts_budget", "learned_table")
+STATE_API = ("game", "threads", "before", "state_api")
 
-    ``games`` replaces the games per kernel measurement (and, times ten, the
-    games of the end-to-end runs).
+
+@dataclass
+class Bench:
+    """What ``run_benchmarks`` measured: one list of row dicts per table (the columns of ``MAIN``,
+    ``END_TO_END``, ...; a value None where not measured) and the markdown text."""
+
+    main: list = field(default_factory=list)
+    end_to_end: list = field(default_factory=list)
+    encodings: list = field(default_factory=list)
+    search: list = field(default_factory=list)
+    state_api: list = field(default_factory=list)
+    markdown: str = ""
+
+    def frame(self):
+        """The main table as a polars frame, one row per game."""
+        return _frame(self.main, MAIN)
+
+    def tables(self):
+        """``{end_to_end, encodings, search, state_api}``: the other tables as polars frames."""
+        return {"end_to_end": _frame(self.end_to_end, END_TO_END), "encodings": _frame(self.encodings, ENCODING),
+                "search": _frame(self.search, SEARCH), "state_api": _frame(self.state_api, STATE_API)}
+
+
+def _frame(rows, columns):
+    if not rows:
+        return pl.DataFrame({c: [] for c in columns})
+    return pl.DataFrame(rows, schema=list(columns), orient="row", infer_schema_length=None)
+
+
+def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, out="bench/results.md", echo=print):
+    """Measure the games ``names`` (None: every game) and return a ``Bench``; write its markdown to ``out``
+    (None: not written).
+
+    ``prepare`` and ``simulate`` are ``playtest.api``'s. ``games`` replaces
+    the games per kernel measurement (and, times ten, the games of the
+    end-to-end runs); ``parts`` (of ``PARTS``) says what to measure besides
+    the kernel's games/s.
     """
-    rows, encodings, searches = [], [], []
+    found = Bench()
     threads = numba.config.NUMBA_NUM_THREADS
     with tempfile.TemporaryDirectory() as cold_cache:
-        for name in game_registry.names():
+        for name in game_registry.names() if names is None else names:
             g = game_registry.get(name)
-            spec, sset = api.prepare(name, players=g.default_players, seed=1)
+            spec, sset = prepare(name, players=g.default_players, seed=1)
             run_chunk, _ = sset.kernels()
             n = games or g.bench_games
             one = kernel_rate(spec, run_chunk, n, 1)
             many = kernel_rate(spec, run_chunk, n, threads)
-            ref = reference_rate(spec) if g.play_reference else float("nan")
-            cold, _ = start_time(name, cold_cache)
-            warm, rss = start_time(name, cold_cache)
-            e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
-            e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, run_chunk, e2e_games, threads)
-            rows.append((name, g.default_players, one, many, many / one / threads, ref, one / ref, cold, warm, rss,
-                         e2e_games, e2e, ratio, e2e_rss, low, high))
-            echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}, reference {ref:,.0f}, "
-                 f"ratio {one / ref:,.0f}x, start cold {cold:.1f}s warm {warm:.1f}s, end to end {e2e:,.0f} "
-                 f"games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over {END_TO_END_ROUNDS} rounds)")
-            encodings.append((name, encoding_rates(spec, run_chunk, ENCODING_GAMES)))
-            one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
-            mcts_rate, budget = mcts_table_rate(name, SEARCH_TABLE_GAMES.get(name, 8))
-            learned_rate = table_rate(name, "learned", LEARNED_TABLE_GAMES.get(name, 2_000))
-            searches.append((name, one_it, many_it, two_it, search_target(name), copy_ns, det_ns,
-                             f"{mcts_rate:.2f}/s ({budget:,} iterations)", one / one_it,
-                             f"{learned_rate:,.0f}/s ({learned_rate / mcts_rate:,.0f}x)"))
-            echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}, "
-                 f"{two_it:,.0f} on {SEARCH_TARGET_THREADS} (target {search_target(name):,}), one iteration costs "
-                 f"{one / one_it:.2f} random games (1 thread); copy_state "
-                 f"{copy_ns:,.0f} ns, determinize {det_ns:,.0f} ns; {mcts_rate:.2f} games/s with mcts "
-                 f"({budget:,} iterations) in every seat, {learned_rate:,.0f} with learned "
-                 f"({learned_rate / mcts_rate:,.0f}x)")
-    state_api = state_api_rows(kernel_rate, games, echo)
+            ref = reference_rate(spec) if g.play_reference and "reference" in parts else None
+            cold = warm = rss = None
+            if "start" in parts:
+                cold, _ = start_time(name, cold_cache)
+                warm, rss = start_time(name, cold_cache)
+            found.main.append(dict(zip(MAIN, (name, g.default_players, one, many, many / one / threads, ref,
+                                              None if ref is None else one / ref, cold, warm, rss))))
+            echo(f"{name}: {one:,.0f} games/s on 1 thread, {many:,.0f} on {threads}"
+                 + ("" if ref is None else f", reference {ref:,.0f}, ratio {one / ref:,.0f}x")
+                 + ("" if cold is None else f", start cold {cold:.1f}s warm {warm:.1f}s"))
+            if "end-to-end" in parts:
+                e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
+                e2e, ratio, low, high, e2e_rss = end_to_end_rounds(prepare, name, run_chunk, e2e_games, threads)
+                found.end_to_end.append(dict(zip(END_TO_END, (name, e2e_games, e2e, ratio, low, high, e2e_rss))))
+                echo(f"{name}: end to end {e2e:,.0f} games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over "
+                     f"{END_TO_END_ROUNDS} rounds)")
+            if "encodings" in parts:
+                found.encodings += [dict(zip(ENCODING, (name, *row)))
+                                    for row in encoding_rates(spec, run_chunk, ENCODING_GAMES)]
+            if "search" in parts:
+                one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
+                mcts_rate, budget = mcts_table_rate(simulate, name, SEARCH_TABLE_GAMES.get(name, 8))
+                learned_rate = table_rate(simulate, name, "learned", LEARNED_TABLE_GAMES.get(name, 2_000))
+                found.search.append(dict(zip(SEARCH, (name, one_it, many_it, two_it, search_target(name), copy_ns,
+                                                      det_ns, one / one_it, mcts_rate, budget, learned_rate))))
+                echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}, "
+                     f"{two_it:,.0f} on {SEARCH_TARGET_THREADS} (target {search_target(name):,}), one iteration "
+                     f"costs {one / one_it:.2f} random games (1 thread); copy_state {copy_ns:,.0f} ns, determinize "
+                     f"{det_ns:,.0f} ns; {mcts_rate:.2f} games/s with mcts ({budget:,} iterations) in every seat, "
+                     f"{learned_rate:,.0f} with learned ({learned_rate / mcts_rate:,.0f}x)")
+    if "state-api" in parts:
+        found.state_api = [dict(zip(STATE_API, row))
+                           for row in state_api_rows(prepare, kernel_rate, names, games, echo)]
+    found.markdown = markdown(found, parts)
+    if out is not None:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(found.markdown)
+        echo(f"\nwritten to {out}")
+    return found
+
+
+def _number(value, fmt, unit=""):
+    return "-" if value is None or value != value else f"{value:{fmt}}{unit}"
+
+
+def markdown(found, parts=PARTS):
+    """The markdown text of a ``Bench``: the main table and a section for each part measured."""
     header = ("| game | players | numba 1 thread | numba all threads | parallel efficiency | reference | "
               "numba/reference (1 core) | cold start | warm start | peak RSS |\n"
               "|---|---|---|---|---|---|---|---|---|---|\n")
-    body = "".join(f"| {r[0]} | {r[1]} | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {100 * r[4]:.0f}% | {r[5]:,.0f}/s | "
-                   f"{r[6]:,.0f}x | {r[7]:.1f} s | {r[8]:.1f} s | {r[9]:.0f} MB |\n" for r in rows)
-    e2e_header = ("| game | games written | end to end (median) | end to end / kernel (median) | lowest - highest | "
-                  "peak RSS |\n|---|---|---|---|---|---|\n")
-    e2e_body = "".join(f"| {r[0]} | {r[10]:,} | {r[11]:,.0f}/s | {r[12]:.2f}x | {r[14]:.2f}x - {r[15]:.2f}x | "
-                       f"{r[13]:.0f} MB |\n" for r in rows)
-    search_body = "".join(f"| {r[0]} | {r[1]:,.0f}/s | {r[2]:,.0f}/s | {r[3]:,.0f}/s | {r[4]:,}/s | "
-                          f"{'met' if r[3] >= r[4] else 'not met'} | {r[5]:,.0f} ns | {r[6]:,.0f} ns | "
-                          f"{r[8]:.2f} | {r[7]} | {r[9]} |\n" for r in searches)
-    api_body = "".join(f"| {name} | {n} | {old:,.0f}/s | {new:,.0f}/s | {new / old:.2f}x |\n"
-                       for name, n, old, new in state_api) or "| not measured (no git history) | | | | |\n"
-    enc_body = "".join(f"| {game} | {name} | {1000 * sec:.0f} ms | {size:.1f} B |\n"
-                       for game, rates in encodings for name, sec, size in rates)
+    body = "".join(f"| {r['game']} | {r['players']} | {r['numba_1_thread']:,.0f}/s | {r['numba_all_threads']:,.0f}/s | "
+                   f"{100 * r['parallel_efficiency']:.0f}% | {_number(r['reference'], ',.0f', '/s')} | "
+                   f"{_number(r['numba_over_reference'], ',.0f', 'x')} | {_number(r['cold_start_s'], '.1f', ' s')} | "
+                   f"{_number(r['warm_start_s'], '.1f', ' s')} | {_number(r['peak_rss_mb'], '.0f', ' MB')} |\n"
+                   for r in found.main)
     text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
-            f"(cold: empty numba cache).\n\n{header}{body}\n"
-            f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` (play "
-            f"and write, after start-up), {END_TO_END_ROUNDS} rounds per game; each round's ratio divides its rate by "
-            f"the mean of two single measurements, just before and just after it, of the kernel alone (all threads) "
-            f"playing the same games: the run's seed, chunks and kernel calls, without rows or files.\n\n"
-            f"{e2e_header}{e2e_body}\n"
-            f"## State API against the kernels it replaced\n\nRandom play, the batch kernel alone: commit "
-            f"{BASELINE} (one hand-written game loop per engine, exported from git and run in a process of its own) "
-            f"against today's kernel, which plays through the state verbs; measurements alternate, best of two. "
-            f"Issue 13 asks for at least 0.8x.\n\n| game | threads | before | state API | ratio |\n"
-            f"|---|---|---|---|---|\n{api_body}\n"
-            f"## Chunk encodings\n\nOne chunk of {ENCODING_GAMES:,} games: CPU time to encode it (every thread's), "
-            f"and bytes per game.\n\n| game | encoding | encode CPU time | bytes per game |\n|---|---|---|---|\n"
-            f"{enc_body}\n"
-            f"## Search player\n\nIterations per second of `mcts` at the game's default parameters (one "
-            f"iteration: copy, determinize, descend, expand, roll out to the end of the game or, at horizon 1, to "
-            f"its evaluation point, back up; {SEARCH_ITERATIONS} iterations per decision, from "
-            f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
-            f"games/s of a table with `mcts` at the game's default budget (random rollouts) in every seat, and of a table "
-            f"with `learned` in every seat (its ratio to the all-`mcts` table: issue 31 asks for at least 100x). The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
-            f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread iterations/s, "
-            f"measured in the same run) does not depend on the machine's load as much.\n\n"
-            f"| game | iterations, 1 thread | iterations, all threads | iterations, {SEARCH_TARGET_THREADS} threads | "
-            f"target | met | copy_state | determinize | iteration / random game (1 thread) | all-mcts table | "
-            f"all-learned table (x all-mcts) |\n"
-            f"|---|---|---|---|---|---|---|---|---|---|---|\n"
-            f"{search_body}")
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    Path(out).write_text(text)
-    echo(f"\nwritten to {out}")
-    return rows
+            f"(cold: empty numba cache).\n\n{header}{body}\n")
+    if "end-to-end" in parts:
+        e2e_body = "".join(f"| {r['game']} | {r['games_written']:,} | {r['games_per_second']:,.0f}/s | "
+                           f"{r['over_kernel']:.2f}x | {r['lowest']:.2f}x - {r['highest']:.2f}x | "
+                           f"{r['peak_rss_mb']:.0f} MB |\n" for r in found.end_to_end)
+        text += (f"## End to end\n\nGames/s of the chunk loop of `playtest simulate GAME --games N --out DIR` "
+                 f"(play and write, after start-up), {END_TO_END_ROUNDS} rounds per game; each round's ratio divides "
+                 f"its rate by the mean of two single measurements, just before and just after it, of the kernel "
+                 f"alone (all threads) playing the same games: the run's seed, chunks and kernel calls, without rows "
+                 f"or files.\n\n| game | games written | end to end (median) | end to end / kernel (median) | "
+                 f"lowest - highest | peak RSS |\n|---|---|---|---|---|---|\n{e2e_body}\n")
+    if "state-api" in parts:
+        api_body = "".join(f"| {r['game']} | {r['threads']} | {r['before']:,.0f}/s | {r['state_api']:,.0f}/s | "
+                           f"{r['state_api'] / r['before']:.2f}x |\n" for r in found.state_api) \
+            or "| not measured (no git history) | | | | |\n"
+        text += (f"## State API against the kernels it replaced\n\nRandom play, the batch kernel alone: commit "
+                 f"{BASELINE} (one hand-written game loop per engine, exported from git and run in a process of its "
+                 f"own) against today's kernel, which plays through the state verbs; measurements alternate, best "
+                 f"of two. Issue 13 asks for at least 0.8x.\n\n| game | threads | before | state API | ratio |\n"
+                 f"|---|---|---|---|---|\n{api_body}\n")
+    if "encodings" in parts:
+        enc_body = "".join(f"| {r['game']} | {r['encoding']} | {1000 * r['cpu_seconds']:.0f} ms | "
+                           f"{r['bytes_per_game']:.1f} B |\n" for r in found.encodings)
+        text += (f"## Chunk encodings\n\nOne chunk of {ENCODING_GAMES:,} games: CPU time to encode it (every "
+                 f"thread's), and bytes per game.\n\n| game | encoding | encode CPU time | bytes per game |\n"
+                 f"|---|---|---|---|\n{enc_body}\n")
+    if "search" in parts:
+        search_body = "".join(
+            f"| {r['game']} | {r['iterations_1_thread']:,.0f}/s | {r['iterations_all_threads']:,.0f}/s | "
+            f"{r['iterations_2_threads']:,.0f}/s | {r['target']:,}/s | "
+            f"{'met' if r['iterations_2_threads'] >= r['target'] else 'not met'} | {r['copy_ns']:,.0f} ns | "
+            f"{r['determinize_ns']:,.0f} ns | {r['iteration_over_random_game']:.2f} | "
+            f"{r['mcts_table']:.2f}/s ({r['mcts_budget']:,} iterations) | "
+            f"{r['learned_table']:,.0f}/s ({r['learned_table'] / r['mcts_table']:,.0f}x) |\n" for r in found.search)
+        text += (f"## Search player\n\nIterations per second of `mcts` at the game's default parameters (one "
+                 f"iteration: copy, determinize, descend, expand, roll out to the end of the game or, at horizon 1, "
+                 f"to its evaluation point, back up; {SEARCH_ITERATIONS} iterations per decision, from "
+                 f"32 mid-game states of random games), the cost of one `copy_state` and one `determinize` call, and "
+                 f"games/s of a table with `mcts` at the game's default budget (random rollouts) in every seat, and "
+                 f"of a table with `learned` in every seat (its ratio to the all-`mcts` table: issue 31 asks for at "
+                 f"least 100x). The target is issue 14's, over {SEARCH_TARGET_THREADS} threads; the cost of "
+                 f"an iteration in random games (the kernel's 1-thread games/s over the search's 1-thread "
+                 f"iterations/s, measured in the same run) does not depend on the machine's load as much.\n\n"
+                 f"| game | iterations, 1 thread | iterations, all threads | iterations, {SEARCH_TARGET_THREADS} "
+                 f"threads | target | met | copy_state | determinize | iteration / random game (1 thread) | "
+                 f"all-mcts table | all-learned table (x all-mcts) |\n"
+                 f"|---|---|---|---|---|---|---|---|---|---|---|\n{search_body}")
+    return text

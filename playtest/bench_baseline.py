@@ -90,17 +90,18 @@ def baseline_process():
     return Baseline(folder), None
 
 
-def state_api_rows(kernel_rate, games=None, echo=print):
-    """``[(game, threads, before games/s, state API games/s)]`` on 1 thread and on all, alternating old and new.
+def state_api_rows(prepare, kernel_rate, names=None, games=None, echo=print):
+    """``[(game, threads, before games/s, state API games/s)]`` on 1 thread and on all, alternating old and new,
+    for the games ``names`` (None: every game).
 
     Each figure is the best of two alternations of best-of-3 measurements by
-    ``kernel_rate(spec, run_chunk, games, threads)`` (``playtest.bench.kernel_rate``,
-    passed in so that the two modules do not import each other). Returns ``[]`` (after saying why) when
+    ``kernel_rate(spec, run_chunk, games, threads)`` (``playtest.bench.kernel_rate``) of the run
+    ``prepare(game, players=..., seed=1)`` (``playtest.api.prepare``), both passed in so that this module
+    imports neither the benchmark nor the API. Returns ``[]`` (after saying why) when
     the baseline cannot be exported.
     """
     import numba
 
-    from playtest import api
     from simulator import games as game_registry
 
     baseline, reason = baseline_process()
@@ -109,9 +110,9 @@ def state_api_rows(kernel_rate, games=None, echo=print):
         return []
     rows = []
     try:
-        for name in game_registry.names():
+        for name in game_registry.names() if names is None else names:
             g = game_registry.get(name)
-            spec, sset = api.prepare(name, players=g.default_players, seed=1)
+            spec, sset = prepare(name, players=g.default_players, seed=1)
             run_chunk, _ = sset.kernels()
             n = games or g.bench_games
             for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):

@@ -5,9 +5,20 @@ What "removing" means, per game (the setup table's own keys):
 - Fair Enough: one ``queue``, ``preorder`` or ``sold_out`` special card fewer
   (``deck.<special>`` minus one); ``value V``: every kind's card of value V
   left out of ``deck.values``.
-- Forks: ``value V``: every destination's card of value V taken out
-  (``players.N.remove_values``); a removal after which the deck does not deal
-  out evenly is reported as not playable.
+- Forks: the deck must deal out evenly (three cards to each seat a round, the
+  deck emptied by the last deal), and without any one value it no longer does
+  at any printed player count (4 players: 55 - 4 removed - 3 marketed = 48
+  cards, 12 a round; without the 5 cards of a value, 43). So ``value V`` is
+  replaced, not taken out: every card of value V in play (one a destination,
+  and a destination's extra card of that value) becomes a card of the
+  neighbouring value in play nearer the deck's mean card value: a value below
+  the mean takes the next higher value, any other the next lower (4 players,
+  mean 405 / 55 = 7.4: 3 -> 4, ..., 7 -> 8, 8 -> 7, ..., 12 -> 11; ``deck.values``
+  and ``deck.extra`` with V replaced). The deck keeps its size, its
+  destinations and each destination's card count, so only the value changes,
+  by the smallest step the printed values allow, towards an average card; the
+  effect is that of the V cards against their neighbours. (A destination may
+  then hold two cards of one value, as the printed extra cards already do.)
 - Fool!: the cards must deal out evenly, so a card is replaced, not just
   taken out. ``wild``: one wild "1" fewer and the longest colour one card
   longer (``players.N.wilds`` minus one, the colour's highest plus one);
@@ -51,7 +62,7 @@ from simulator.fauch_fertig.layout import MAX_KINDS
 from simulator.fauch_fertig.setup import card_conditions, card_kinds as kinds_of
 from simulator.forks.engine import VALUE_BITS
 
-__all__ = ["GAMES", "Holding", "candidates", "card_kinds", "holdings"]
+__all__ = ["GAMES", "Holding", "candidates", "card_kinds", "holdings", "neighbour"]
 
 DEAD = "pay 1000000 coins"   # Fauch & Fertig's neutral condition: a card whose egg can never be placed
 GAMES = ("fair-enough", "forks", "fool", "fauch-fertig")
@@ -88,13 +99,37 @@ def _fair_enough(table):
 
 def _forks(table, players):
     out = {}
-    row = table["players"][str(players)]
-    removed = set(row.get("remove_values", []))
-    for v in table["deck"]["values"]:
-        if v not in removed:
-            out[f"value {v}"] = (f"every destination's {v} taken out",
-                                 {"players": {str(players): {"remove_values": sorted(removed | {v})}}})
+    deck = table["deck"]
+    values, extra = list(deck["values"]), dict(deck.get("extra", {}))
+    removed = set(table["players"][str(players)].get("remove_values", []))
+    cards = [v for v in values for _ in deck["destinations"]] + list(extra.values())
+    cards = [v for v in cards if v not in removed]
+    in_play = sorted(set(cards))
+    mean = sum(cards) / max(1, len(cards))
+    for v in dict.fromkeys(values):
+        if v in removed:
+            continue
+        new = neighbour(v, in_play, mean)
+        if new is None:
+            continue
+        extras = sorted(name for name, x in extra.items() if x == v)
+        count = len(deck["destinations"]) * values.count(v) + len(extras)
+        also = f", {' and '.join(extras)}'s extra card included" if extras else ""
+        change = {"values": [new if x == v else x for x in values]}
+        if extras:
+            change["extra"] = {name: new for name in extras}
+        out[f"value {v}"] = (f"the {count} cards of value {v} become {new}s (one a destination{also}; the deck "
+                             f"keeps its {len(cards)} cards)", {"deck": change})
     return out
+
+
+def neighbour(value, in_play, mean):
+    """Forks's neutral replacement of ``value``: the next value of ``in_play`` (the sorted values in play) towards
+    the deck's ``mean`` card value (the next higher below the mean, else the next lower; None: no other value)."""
+    k = in_play.index(value)
+    higher = in_play[k + 1] if k + 1 < len(in_play) else None
+    lower = in_play[k - 1] if k > 0 else None
+    return (higher if higher is not None else lower) if value < mean else (lower if lower is not None else higher)
 
 
 def _fool(table, players):

@@ -22,6 +22,7 @@ import numpy as np
 import playtest
 from playtest import api
 from playtest.cli_types import OutputPath, local_workers_type, margin_type, until_ci_type
+from playtest.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import MAX_SEED, RunError
@@ -44,7 +45,7 @@ class PlaytestGroup(click.Group):
             "tournament": "playtest.cli_analysis:tournament", "compare": "playtest.cli_analysis:compare",
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
-            "search-gain": "playtest.search_gain:search_gain", "skill": "playtest.cli_skill:skill",
+            "search-gain": "playtest.cli_skill:search_gain", "skill": "playtest.cli_skill:skill",
             "train": "playtest.cli_train:train"}
 
     def list_commands(self, ctx):
@@ -409,12 +410,14 @@ def show_setup(game):
 @cli.command()
 @click.option("--games", "-n", type=click.IntRange(min=1), default=None,
               help="Games per measurement [default: sized per game].")
+@click.option("--game", "names", multiple=True, type=click.Choice(game_registry.names()),
+              help="Only this game (repeat for several) [default: every game].")
+@click.option("--part", "parts", multiple=True, type=click.Choice(BENCH_PARTS),
+              help="Only this part besides the kernel's games/s (repeat for several) [default: all].")
 @click.option("--out", type=OutputPath(dir_okay=False), default="bench/results.md", show_default=True)
-def bench(games, out):
+def bench(games, names, parts, out):
     """Measure games/s of every engine (numba and reference) and write a table."""
-    from playtest.bench import run_benchmarks
-
-    run_benchmarks(games, out, echo=click.echo)
+    api.bench(names=list(names) or None, games=games, parts=list(parts) or None, out=out, on_line=click.echo)
 
 
 def _raise_interrupt(signum, frame):

@@ -1,4 +1,5 @@
-"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder``, ``restrict`` and ``skill``.
+"""The skilled-play commands of the ``playtest`` command line: ``tune``, ``ladder``, ``restrict``, ``skill`` and
+``search-gain``.
 
 Thin, like the rest of the command line: each command is a call to ``playtest.api``.
 """
@@ -258,3 +259,20 @@ def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, p
     for paragraph in [by_model.sentence(edges, changes), *by_model.verdict_sentences(edges)]:
         click.echo(wrap.fill(paragraph))
     click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
+
+
+@click.command("search-gain")
+@click.argument("games", nargs=-1, required=True)
+@click.option("--deals", type=click.IntRange(2), default=100, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--threads", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--budget", type=click.IntRange(1), default=None, help="Iterations (mcts@N); the game's default if left out.")
+@click.option("--param", default=None, help="The new arm's mcts parameter vector (comma-separated).")
+@click.option("--baseline", default=None, help="A git commit to compare with, or 'here' for this tree with "
+                                                "--baseline-param [default: the search before move keys].")
+@click.option("--baseline-param", default=None, help="The baseline arm's mcts parameter vector.")
+def search_gain(games, deals, seed, threads, budget, param, baseline, baseline_param):
+    """Paired win-share gain of mcts over a baseline search on the same deals, against the strongest heuristic,
+    in each of GAMES (the baseline commit is exported once for all)."""
+    api.search_gain(list(games), deals=deals, seed=seed, threads=threads, budget=budget, param=param,
+                    baseline=baseline, baseline_param=baseline_param, on_line=click.echo)

@@ -17,6 +17,10 @@ it (the wall time includes compiling).
 
     playtest search-gain fool forks --deals 200 --threads 1
     playtest search-gain forks --param 256,1.0 --baseline here --baseline-param 256,0.7
+
+``playtest.api.search_gain`` validates and calls ``measure`` once per game
+(the command ``playtest search-gain`` is a thin layer over it, in
+``playtest.cli_skill``); this module imports neither.
 """
 
 import os
@@ -26,7 +30,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import click
 import numpy as np
 import polars as pl
 
@@ -64,9 +67,9 @@ def play_arm(game, out, *, deals, seed, threads, strategies, param=None, pythonp
 
 def deal_wins(out, player):
     """``player``'s win share per deal of the run in ``out`` (its mean over the rotations): columns game, win."""
-    from playtest.api import load_run
+    from simulator.core.output import read_seats
 
-    seats = load_run(out).seats()
+    seats = read_seats(out)
     return (seats.filter(pl.col("strategy").cast(pl.String) == player).group_by("game")
             .agg(pl.col("win").mean()).sort("game"))
 
@@ -92,11 +95,18 @@ def paired_gain(new, baseline):
 
 
 def measure(game, *, deals, seed, threads, budget=None, param=None, baseline_path=None, baseline_param=None,
-            echo=print):
-    """Play both arms of ``game`` on the same deals and return the paired gain ``(deals, mean, half)`` of the new
-    one; the baseline arm runs the code under ``baseline_path`` (an exported commit), or this tree when None
-    (then ``baseline_param`` should differ from ``param``)."""
+            echo=None):
+    """Play both arms of ``game`` on the same deals and return its row: ``game``, ``deals`` (paired), ``gain``
+    (new minus baseline, win share), ``low``, ``high`` (95%), and per arm its ``*_share`` and ``*_seconds``.
+
+    The baseline arm runs the code under ``baseline_path`` (an exported
+    commit), or this tree when None (then ``baseline_param`` should differ
+    from ``param``); ``echo`` (if given) is called with one line per arm and
+    one for the gain.
+    """
+    echo = echo or (lambda line: None)
     strategies = lineup(game, budget)
+    row = {"game": game}
     with tempfile.TemporaryDirectory(prefix="playtest-search-gain-") as runs:
         arms = {}
         for arm, path, vector in (("baseline", baseline_path, baseline_param), ("new", None, param)):
@@ -105,45 +115,12 @@ def measure(game, *, deals, seed, threads, budget=None, param=None, baseline_pat
                                param=vector, pythonpath=path)
             arms[arm] = deal_wins(out, strategies[0])
             mean, half = mean_and_half(arms[arm]["win"])
+            row.update({f"{arm}_share": mean, f"{arm}_seconds": seconds})
             echo(f"{game} {arm} ({'this tree' if path is None else 'the exported commit'}, {strategies[0]}"
                  f"{'' if vector is None else ' ' + vector}): mcts wins {100 * mean:.2f}% +- {100 * half:.2f} "
-                 f"of {arms[arm].height} deals against 3 x {strategies[1]}, {seconds:.0f} s")
+                 f"of {arms[arm].height} deals against {len(strategies) - 1} x {strategies[1]}, {seconds:.0f} s")
         n, mean, half = paired_gain(arms["new"], arms["baseline"])
         echo(f"{game}: paired gain (new minus baseline) {100 * mean:+.2f} points +- {100 * half:.2f} "
              f"over {n} deals (95%, deal as the unit)")
-        return n, mean, half
-
-
-@click.command("search-gain")
-@click.argument("games", nargs=-1, required=True)
-@click.option("--deals", type=click.IntRange(2), default=100, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
-@click.option("--threads", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--budget", type=click.IntRange(1), default=None, help="Iterations (mcts@N); the game's default if left out.")
-@click.option("--param", default=None, help="The new arm's mcts parameter vector (comma-separated).")
-@click.option("--baseline", default=SEARCH_BASELINE, show_default=True,
-              help="A git commit to compare with, or 'here' for this tree with --baseline-param.")
-@click.option("--baseline-param", default=None, help="The baseline arm's mcts parameter vector.")
-def search_gain(games, deals, seed, threads, budget, param, baseline, baseline_param):
-    """Paired win-share gain of mcts over a baseline search on the same deals, against the strongest heuristic,
-    in each of GAMES (the baseline commit is exported once for all)."""
-    from playtest.bench_baseline import export_commit
-    from simulator import games as game_registry
-    from simulator.core.batch import RunError
-
-    for game in games:
-        game_registry.get(game)   # an unknown game: its error line, before anything runs
-    exported = None
-    if baseline != "here":
-        exported, reason = export_commit(baseline)
-        if exported is None:
-            raise RunError(f"no baseline: {reason}")
-    try:
-        for game in games:
-            measure(game, deals=deals, seed=seed, threads=threads, budget=budget, param=param,
-                    baseline_path=exported and exported.name, baseline_param=baseline_param, echo=click.echo)
-    except (RuntimeError, ValueError) as error:
-        raise RunError(str(error)) from None
-    finally:
-        if exported is not None:
-            exported.cleanup()
+    return {"game": game, "deals": n, "gain": mean, "low": mean - half, "high": mean + half,
+            **{k: v for k, v in row.items() if k != "game"}}

@@ -219,6 +219,9 @@ def chaser(kind, options, n, obs, params, rng):
     return choose(kind, options, n, obs, rng, params[0], params[1], 0.0, 0.1, params[2], params[3], 0.0)
 
 
+FARMER_RICH = 20   # coins from which the farmer buys the best market card even when it does not pay
+
+
 @nb.njit(cache=True)
 def farmer(kind, options, n, obs, params, rng):
     """Coin-farmer: let coins pile up on market cards, buy when it pays. Jit-compiled.
@@ -227,8 +230,15 @@ def farmer(kind, options, n, obs, params, rng):
     worth to buy (so a card waits until enough coins lie on it), coins to
     keep after paying for a pay-card egg. Never buys blind (it feeds the
     market).
+
+    With ``FARMER_RICH`` coins or more it buys the best market card whatever
+    it is worth: coins pile up on the market only when someone buys (taking
+    coins puts none there), so a table of farmers that all wait would take
+    coins for ever and never finish a game (every game reached the 200-round
+    cap before this rule); and a farmer that rich has no use for more coins.
     """
-    return choose(kind, options, n, obs, rng, params[1], 0.5, 0.0, params[0], params[2], 1 << 40, params[3])
+    buy_at = params[2] if obs[OBS_COINS] < FARMER_RICH else -1e300
+    return choose(kind, options, n, obs, rng, params[1], 0.5, 0.0, params[0], buy_at, 1 << 40, params[3])
 
 
 @nb.njit(cache=True)

@@ -74,13 +74,15 @@ def test_until_ci_counts_the_chunks_already_on_disk(tmp_path):
     assert not api._until_ci_stop(target)(chunk)
 
 
-def test_unfinished_games_come_first_and_can_be_the_verdict():
-    result = invoke("simulate", "fauch-fertig", "-s", "farmer", "--games", 300, "--json")
+def test_unfinished_games_come_first_and_can_be_the_verdict(tmp_path):
+    capped = tmp_path / "capped.toml"
+    capped.write_text("[game]\nmax_rounds = 5\n")  # chaser's games last 8 to 14 rounds: nearly none finishes
+    result = invoke("simulate", "fauch-fertig", "-s", "chaser", "--games", 300, "--setup", capped, "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["unfinished"] > 150 and report["verdict"] == "unfinished"
-    text = invoke("simulate", "fauch-fertig", "-s", "farmer", "--games", 300).output
-    assert text.splitlines()[0].endswith("games hit the 200-round cap and are left out")
+    text = invoke("simulate", "fauch-fertig", "-s", "chaser", "--games", 300, "--setup", capped).output
+    assert text.splitlines()[0].endswith("games hit the 5-round cap and are left out")
 
 
 def test_compare_two_runs_and_bad_input(tmp_path):

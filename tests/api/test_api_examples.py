@@ -10,7 +10,7 @@ def test_every_public_function_of_the_api_has_an_example_and_the_examples_pass()
     tests = {t.name.rpartition(".")[2]: t for t in finder.find(api, "api", globs={"api": api, **vars(api)})}
     commands = ("simulate", "compare", "verdict", "replay", "replay_run", "scenario", "tournament", "sweep", "ladder",
                 "restrict", "tune", "report", "games", "strategies", "setup_table", "survey", "compensate", "cards",
-                "by_model", "unfair", "train")
+                "by_model", "unfair", "train", "bench", "search_gain")
     assert [c for c in commands if c not in tests or not tests[c].examples] == []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     for test in tests.values():

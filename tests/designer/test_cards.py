@@ -78,14 +78,88 @@ def test_fauch_fertig_a_free_egg_that_wins_outright_is_named_first(tmp_path):
     assert "dead" in rows["free egg", "mean rounds"]["meaning"]
 
 
-def test_forks_says_who_was_dealt_and_who_invested_and_which_removal_cannot_be_played():
+def test_forks_says_who_was_dealt_and_who_invested_and_replaces_a_value_at_4_players():
     done = invoke("cards", "forks", "-p", 4, "-s", "greedy", "-n", 300, "--threads", 1, "--card", "value 12",
                   "--json")
     assert done.exit_code == 0, done.output
     kinds = {r["card"]: r["kind"] for r in json.loads(done.stdout)}
     assert kinds == {"value 12 (dealt)": "causal", "value 12 (invested)": "observational",
-                     "value 12": "not playable"}  # 4 players: without the 12s the deck does not deal out evenly
-    assert "does not come out even" in json.loads(done.stdout)[-1]["meaning"]
+                     "value 12": "causal"}  # 4 players: the 12s become 11s, so the deck still deals out evenly
+    meaning = next(r["meaning"] for r in json.loads(done.stdout) if r["card"] == "value 12")
+    assert meaning == "the 5 cards of value 12 become 11s (one a destination; the deck keeps its 55 cards)"
+
+
+FORKS_STRONG = """[deck]
+values = [3, 4, 5, 6, 7, 8, 9, 10, 11, 40]
+"""
+
+
+def test_forks_a_value_made_overwhelmingly_strong_is_named_first(tmp_path):
+    setup = tmp_path / "strong.toml"
+    setup.write_text(FORKS_STRONG)  # every destination's 12 printed as a 40: it decides both marketing and scores
+    done = invoke("cards", "forks", "-p", 4, "-s", "greedy", "-n", 400, "--threads", 1, "--setup", setup,
+                  "--card", "value 3", "--card", "value 7", "--card", "value 40", "--json")
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result[0]["card"] == "value 40" and result[0]["kind"] == "causal"
+    assert result[0]["meaning"] == "the 5 cards of value 40 become 11s (one a destination; the deck keeps its 55 " \
+                                   "cards)"
+    spread = next(r for r in result if r["card"] == "value 40" and r["measure"] == "mean score spread")
+    assert spread["high"] < -10  # a 40 invested scores +-40: as 11s the spread of scores falls by far more than 10
+    assert not [r for r in result if r["kind"] == "not playable"]
+
+
+def test_forks_replacements_keep_the_deck_dealing_out_at_every_player_count():
+    from playtest.card_tables import candidates
+    from simulator.forks import GAME
+
+    config = GAME.configure(4)
+    replaced = candidates("forks", config.setup, 4)
+    # 4 players (setup.toml): 50 numbered cards 3-12 and the extras red 4, green 5, yellow 6, blue 7, grey 8;
+    # mean card value 405 / 55 = 7.36, so 3-7 move up and 8-12 down
+    assert {card: change["deck"] for card, (_, change) in replaced.items()} == {
+        "value 3": {"values": [4, 4, 5, 6, 7, 8, 9, 10, 11, 12]},
+        "value 4": {"values": [3, 5, 5, 6, 7, 8, 9, 10, 11, 12], "extra": {"red": 5}},
+        "value 5": {"values": [3, 4, 6, 6, 7, 8, 9, 10, 11, 12], "extra": {"green": 6}},
+        "value 6": {"values": [3, 4, 5, 7, 7, 8, 9, 10, 11, 12], "extra": {"yellow": 7}},
+        "value 7": {"values": [3, 4, 5, 6, 8, 8, 9, 10, 11, 12], "extra": {"blue": 8}},
+        "value 8": {"values": [3, 4, 5, 6, 7, 7, 9, 10, 11, 12], "extra": {"grey": 7}},
+        "value 9": {"values": [3, 4, 5, 6, 7, 8, 8, 10, 11, 12]},
+        "value 10": {"values": [3, 4, 5, 6, 7, 8, 9, 9, 11, 12]},
+        "value 11": {"values": [3, 4, 5, 6, 7, 8, 9, 10, 10, 12]},
+        "value 12": {"values": [3, 4, 5, 6, 7, 8, 9, 10, 11, 11]}}
+    assert replaced["value 4"][0] == "the 6 cards of value 4 become 5s (one a destination, red's extra card " \
+                                     "included; the deck keeps its 55 cards)"
+    values = sorted(GAME.configure(4, override=replaced["value 4"][1]).arrays[1].tolist())
+    assert values == sorted([3, 5, 5, 6, 7, 8, 9, 10, 11, 12] * 5 + [5, 5, 6, 7, 8])
+    # 2 and 3 players play without the 10s, 11s and 12s: 9 is the top value in play and moves down to 8
+    assert candidates("forks", GAME.configure(3).setup, 3)["value 9"][1]["deck"]["values"][6] == 8
+    for players in range(2, 7):
+        config = GAME.configure(players)
+        replaced = candidates("forks", config.setup, players)
+        assert len(replaced) == (7 if players < 4 else 10)
+        for _, change in replaced.values():  # the same number of cards: every table is playable
+            assert GAME.configure(players, override=change).info["cards"] == config.info["cards"]
+
+
+SMALL_DECK = """[deck]
+kinds = 1
+values = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+queue = 0
+preorder = 0
+sold_out = 0
+"""
+
+
+def test_a_removal_that_leaves_too_few_cards_is_listed_as_not_playable(tmp_path):
+    setup = tmp_path / "small.toml"
+    setup.write_text(SMALL_DECK)  # 9 cards: just enough for 2 hands of three and the face-up row of three
+    done = invoke("cards", "fair-enough", "-p", 2, "-s", "banker", "-n", 200, "--threads", 1, "--setup", setup,
+                  "--card", "value 9", "--json")
+    assert done.exit_code == 0, done.output
+    (row,) = json.loads(done.stdout)
+    assert row["card"] == "value 9" and row["kind"] == "not playable" and row["effect"] is None
+    assert "8 cards cannot deal three to each of 2 players" in row["meaning"]
 
 
 def test_cards_resume_reads_back_finished_tables_and_refuses_other_settings(tmp_path):

@@ -37,6 +37,15 @@ def test_condition_chaser_beats_the_coin_farmer(strategies, kernels, configs):
     assert stats[:, 1, SEAT_COLUMNS.index("blind_buys")].sum() == 0   # and never buys blind
 
 
+def test_a_table_of_farmers_finishes_its_games(strategies, kernels, configs):
+    # coins pile up on the market only when someone buys: farmers that all waited took coins until the cap
+    _, stats = play(strategies, kernels, configs[4], ["farmer"] * 4, 300)
+    column = {name: stats[:, :, SEAT_COLUMNS.index(name)] for name in ("market_buys", "coin_takes", "turns")}
+    assert column["turns"].max() < 30           # a turn a round; the cap is 200 rounds, chaser's games last 8 to 14
+    assert (column["market_buys"].sum(axis=1) > 12).all()   # every game is played by buying, not by waiting
+    assert column["coin_takes"].mean() < 10
+
+
 def test_random_is_uniform_over_the_legal_first_actions(configs, trace_one):
     config = configs[4]
     firsts = []
