@@ -25,19 +25,26 @@ def pytest_unconfigure(config):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Under ``pytest -n --dist loadgroup``: the tests of one file with the same parameters run in one worker
     (so a parametrized module fixture, such as one game's compiled search, is built once), different
     parameters spread over the workers, and all of tests/reports runs in one worker, since its tests share the
-    runs of its session fixtures."""
-    import pytest
+    runs of its session fixtures. A test that names its group itself (an ``xdist_group`` mark, as the engine
+    contract groups each game's tests) keeps it.
 
+    ``tryfirst``: pytest-xdist turns the marks into groups in a hook of its own (it appends ``@group`` to each
+    test's id), which must see them; without it the marks came too late and every test was scheduled alone.
+    pytest 9.2 broke that suffix (pytest-dev/pytest-xdist#1386), hence ``pytest<9.2`` in pyproject.toml. A
+    group's name must not end in ``]``: xdist reads a test id ending in ``]`` as having no group."""
     for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
         path = item.path.relative_to(config.rootpath)
         if path.parts[:2] == ("tests", "reports"):
             group = "reports"
         else:
-            group = f"{path}[{item.callspec.id}]" if hasattr(item, "callspec") else str(path)
+            group = f"{path}:{item.callspec.id}" if hasattr(item, "callspec") else str(path)
         item.add_marker(pytest.mark.xdist_group(group))
 
 

@@ -139,7 +139,14 @@ def own_stream(state, n):
     return int(randint(state[1][1 + state[0][H_TO_MOVE]], n))
 
 
-@pytest.fixture(scope="module", params=NAMES)
+def by_game(name, value=None, id=None):
+    """A fixture parameter of game ``name`` whose tests run in one pytest-xdist worker with the game's other
+    contract tests, so that its compiled search is built once (tests/conftest.py)."""
+    return pytest.param(name if value is None else value, id=id or name,
+                        marks=pytest.mark.xdist_group(f"tests/contract:{name}"))
+
+
+@pytest.fixture(scope="module", params=[by_game(name) for name in NAMES])
 def engine(request):
     return Engine(request.param)
 
@@ -256,8 +263,8 @@ class Search:
         return int(self.search(state, e.cfg.arrays, self.sids, self.params, buf, *e.outputs()))
 
 
-@pytest.fixture(scope="module", params=PLAYERS,
-                ids=[f"{n}-horizon-{h}" if k == "mcts" else f"{n}-{k}" for n, h, k in PLAYERS])
+@pytest.fixture(scope="module", params=[by_game(n, (n, h, k), f"{n}-horizon-{h}" if k == "mcts" else f"{n}-{k}")
+                                        for n, h, k in PLAYERS])
 def search(request):
     name, horizon, kind = request.param
     return Search(Engine(name), horizon, kind)
