@@ -146,8 +146,10 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     else:
         new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
-                apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag), search=searcher,
-                learned_player=player, SEARCH_SID=search_sid, LEARNED_SID=learned_sid, round_mark=getattr(engine, "round_mark", engine.horizon_mark))
+                apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag),
+                round_standing=bonus_standing(game, cache=cache, tag=tag), search=searcher, learned_player=player,
+                SEARCH_SID=search_sid, LEARNED_SID=learned_sid,
+                round_mark=getattr(engine, "round_mark", engine.horizon_mark))
     block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
     run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
                new_search=new_search)
@@ -174,6 +176,16 @@ def bonus_result(game, *, cache, tag=""):
     player call at the end of a game or at an evaluation point."""
     return bind(seat_bonus.result, cache=cache, parallel=False, nrt=not game.allocation_free, inline=True, tag=tag,
                 engine_result=game.engine.result, STANDING_POINT=game.standing_point)
+
+
+def bonus_standing(game, *, cache, tag=""):
+    """The standing ``bonus_result`` writes, alone, inlined: by the engine's optional verb ``standing`` when it
+    has one (``simulator.core.seat_bonus.round_standing``), else ``bonus_result`` itself. What the game loop
+    records the leader of a round from."""
+    if not hasattr(game.engine, "standing"):
+        return bonus_result(game, cache=cache, tag=tag)
+    return bind(seat_bonus.round_standing, cache=cache, parallel=False, nrt=not game.allocation_free, inline=True,
+                tag=tag, engine_standing=game.engine.standing, STANDING_POINT=game.standing_point)
 
 
 def bind_choose(game, decide, *, cache, tag=""):
@@ -284,7 +296,7 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
         if now != mark and not is_terminal(state):
             mark = now
             if rounds < leaders.ROUNDS:
-                result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+                round_standing(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
                 code = leaders.leader_code(standing)
                 if rounds < leaders.PER_COLUMN:
                     first |= code << (4 * rounds)

@@ -1,7 +1,8 @@
 """The leader after each round, packed into two game columns: the input of the comeback curve.
 
-The game loop (``simulator.core.kernels.play_game``) asks the engine's
-``result`` for the standing whenever a round ends before the game does (the
+The game loop (``simulator.core.kernels.play_game``) asks the engine for
+the standing (its optional verb ``standing``, else its ``result``) whenever
+a round ends before the game does (the
 engine's ``round_mark`` changes, by default its ``horizon_mark``) and records
 who leads there: ``1 + seat`` for a sole leader, ``SHARED`` for a shared
 lead, 0 for no round. Four bits a round, eight rounds to a column:

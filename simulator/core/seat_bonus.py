@@ -18,6 +18,7 @@ bonus outranks any tiebreak, as a point of score does.
 import math
 from dataclasses import replace
 
+import numba as nb
 import numpy as np
 
 from simulator.core.setup import SetupError
@@ -60,11 +61,26 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Kernel template: the engine's ``result`` (bound as ``engine_result``), then each seat's bonus added to
     the score part of its standing (``STANDING_POINT`` bound). Jit-compiled when bound."""
     engine_result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
-    rules = arrays[-1]
+    add_bonus(arrays[-1], standing, STANDING_POINT)  # noqa: F821 (bound)
+
+
+def round_standing(state, arrays, scores, standing, seat_stats, game_stats):
+    """Kernel template: the standing of ``result`` alone, by the engine's optional verb ``standing(state,
+    arrays, standing)`` (bound as ``engine_standing``), with the bonus added as ``result`` adds it; the other
+    outputs are left alone. What the game loop records a round's leader from (``simulator.core.leaders``):
+    the engine's ``result`` would also write every seat and game column, only to have them written again at
+    the end. Jit-compiled when bound."""
+    engine_standing(state, arrays, standing)  # noqa: F821 (bound)
+    add_bonus(arrays[-1], standing, STANDING_POINT)  # noqa: F821 (bound)
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False, inline="always")
+def add_bonus(rules, standing, point):
+    """Add each seat's bonus (the last ``standing.size`` slots of ``rules``, in ``1/SCALE`` points) to the
+    score part of its standing (``point`` standing units per point of score). Jit-compiled."""
     players = standing.size
     base = rules.size - players
     for p in range(players):
-        score = standing[p] // STANDING_POINT  # noqa: F821 (bound)
-        tiebreak = standing[p] - score * STANDING_POINT  # noqa: F821 (bound)
-        standing[p] = (score * SCALE + rules[base + p]) * STANDING_POINT + tiebreak  # noqa: F821 (bound)
-
+        score = standing[p] // point
+        tiebreak = standing[p] - score * point
+        standing[p] = (score * SCALE + rules[base + p]) * point + tiebreak

@@ -49,10 +49,11 @@ _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a di
 # The state tuple. The game: the head and streams (simulator.core.state), then
 (HAND_C, HAND_V, HAND_N, MASKS, UNPLAYED, T_SEAT, T_COLOUR, T_VALUE, FOOLED, VOIDS, TOTALS, STATS, OBS,
  # then per-thread buffers that copy_state leaves alone:
- DECK, POINTS, FULL, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 27)
+ DECK, POINTS, FULL, TOPS, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 28)
 # HAND_C, HAND_V: [players, hand] colours and values of the hands (first HAND_N[p] cards held)
 # MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
 # UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
+# FULL: the deck as masks ([0] wilds, [c] value mask); TOPS: [c] the bit of colour c's highest card (0: none)
 # FOOLED: 1 if the seat holds a disc; VOIDS: bit c set once the seat has shown it holds no colour c
 # TOTALS: game totals; STATS: [players, len(SEAT_COLUMNS)] the seat columns; OBS: the observation, its public fields
 #   kept current by reset and apply (choose adds the seat's own: observe_seat)
@@ -80,6 +81,12 @@ def new_state(arrays, params):
             full[0] += 1
         else:
             full[card_colour[i]] |= _ONE << card_value[i]
+    tops = np.zeros(MAX_COLOURS + 1, np.int64)
+    for c in range(1, MAX_COLOURS + 1):
+        for v in range(MAX_VALUE, 0, -1):
+            if (full[c] >> v) & 1:
+                tops[c] = _ONE << v
+                break
     head = np.zeros(G_SIZE, np.int64)
     head[H_TO_MOVE] = -1
     return (head,
@@ -100,6 +107,7 @@ def new_state(arrays, params):
             np.zeros(n_cards, np.int64),                      # DECK
             np.zeros(players, np.int64),                      # POINTS
             full,                                             # FULL
+            tops,                                             # TOPS
             np.zeros(hand, np.int64),                         # OPT_COLOUR
             np.zeros(hand, np.int64),                         # OPT_VALUE
             np.zeros(hand, np.int64),                         # OPT_POS
@@ -204,18 +212,15 @@ def start_trick(state, arrays):
 
 
 @nb.njit(cache=True, _nrt=False)
-def count_opening_hands(masks, full, stats):
-    """Write each seat's wild "1"s and colour tops (the highest card of each colour in play) of the opening
-    hand into its seat columns. Jit-compiled."""
+def count_opening_hands(masks, tops, stats):
+    """Write each seat's wild "1"s and colour tops (``tops``: the highest card of each colour in play, as a
+    bit) of the opening hand into its seat columns. Jit-compiled."""
     for p in range(masks.shape[0]):
         stats[p, S_WILDS_DEALT] = masks[p, 0]
-        tops = 0
-        for c in range(1, full.size):
-            for v in range(MAX_VALUE, 0, -1):
-                if (full[c] >> v) & 1:
-                    tops += (masks[p, c] >> v) & 1
-                    break
-        stats[p, S_TOPS_DEALT] = tops
+        held = 0
+        for c in range(1, tops.size):
+            held += 1 if masks[p, c] & tops[c] else 0
+        stats[p, S_TOPS_DEALT] = held
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -230,7 +235,7 @@ def start_deal(state, arrays, trace, record):
     deal_hands(deck, state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[FULL], state[UNPLAYED],
                card_colour, card_value)
     if head[G_DEAL] == 0:
-        count_opening_hands(state[MASKS], state[FULL], state[STATS])
+        count_opening_hands(state[MASKS], state[TOPS], state[STATS])
     state[FOOLED][:] = 0
     state[VOIDS][:] = 0
     for p in range(players):
@@ -503,6 +508,15 @@ def apply(state, arrays, action, trace, record):
         end_deal(state, arrays, trace, record)
     else:
         start_trick(state, arrays)
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def standing(state, arrays, standing):
+    """The standing ``result`` writes (the game totals), alone: what the game loop records a deal's leader
+    from. Jit-compiled."""
+    totals = state[TOTALS]
+    for p in range(totals.size):
+        standing[p] = totals[p]
 
 
 @nb.njit(cache=True, _nrt=False)

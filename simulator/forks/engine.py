@@ -358,6 +358,32 @@ def _write_values(state, arrays, seat_stats):
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
+def _scores_positive(mkt, tiebreak_rank, rules, d):
+    """True when destination ``d`` places among the ``R_TOP`` first by marketing total (ties to the earlier
+    tiebreak entry): its invested values score positive, else negative."""
+    place = 0
+    for e in range(rules[R_DEST]):
+        if mkt[e] > mkt[d] or (mkt[e] == mkt[d] and tiebreak_rank[e] < tiebreak_rank[d]):
+            place += 1
+    return place < rules[R_TOP]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def standing(state, arrays, standing):
+    """The standing ``result`` writes (the score: value invested on the destinations that score positive less
+    the value on the others), alone: what the game loop records a round's leader from. Jit-compiled."""
+    card_dest, card_value, tiebreak_rank, rules = arrays
+    mine, mkt = state[S_MINE], state[S_MKT]
+    players = rules[R_PLAYERS]
+    for p in range(players):
+        standing[p] = 0
+    for d in range(rules[R_DEST]):
+        sign = 1 if _scores_positive(mkt, tiebreak_rank, rules, d) else -1
+        for p in range(players):
+            standing[p] += sign * mine[p, d]
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final outputs of a finished game. Jit-compiled.
 
@@ -377,12 +403,9 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
         seat_stats[p, 0] = 0
         seat_stats[p, 1] = 0
     for d in range(n_dest):
-        place = 0
-        for e in range(n_dest):
-            if mkt[e] > mkt[d] or (mkt[e] == mkt[d] and tiebreak_rank[e] < tiebreak_rank[d]):
-                place += 1
+        top = _scores_positive(mkt, tiebreak_rank, rules, d)
         for p in range(players):
-            if place < rules[R_TOP]:
+            if top:
                 seat_stats[p, 0] += mine[p, d]
             else:
                 seat_stats[p, 1] += mine[p, d]

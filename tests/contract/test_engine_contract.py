@@ -202,6 +202,25 @@ def test_result_writes_finished_from_the_state(engine):
         assert game_stats[column] == state[0][H_FINISHED] and game_stats[column] in (0, 1)
 
 
+def test_standing_is_the_standing_result_writes(engine):
+    """The optional verb ``standing`` (what the game loop records a round's leader from) writes exactly the
+    standing of ``result``, at every point of a game."""
+    if not hasattr(engine.verbs, "standing"):
+        pytest.skip(f"{engine.name} has no standing verb: the game loop asks result")
+    for game in range(4):
+        state, trace = engine.fresh(game)
+        pick = uniform(game)
+        while True:
+            out = engine.outputs()
+            engine.verbs.result(state, engine.cfg.arrays, *out)
+            alone = np.full(engine.players, -7, np.int64)
+            engine.verbs.standing(state, engine.cfg.arrays, alone)
+            np.testing.assert_array_equal(alone, out[1])
+            if is_terminal(state):
+                break
+            engine.step(state, trace, pick)
+
+
 def test_determinize_keeps_what_the_seat_sees_and_plays_on_to_a_legal_end(engine):
     for i, (state, trace) in enumerate(engine.mid_game()):
         for seat in range(engine.players):
