@@ -202,11 +202,12 @@ def test_result_writes_finished_from_the_state(engine):
         assert game_stats[column] == state[0][H_FINISHED] and game_stats[column] in (0, 1)
 
 
+@pytest.mark.parametrize("engine", [by_game(n) for n in NAMES if hasattr(games.get(n).engine, "standing")],
+                         indirect=True)
 def test_standing_is_the_standing_result_writes(engine):
-    """The optional verb ``standing`` (what the game loop records a round's leader from) writes exactly the
-    standing of ``result``, at every point of a game."""
-    if not hasattr(engine.verbs, "standing"):
-        pytest.skip(f"{engine.name} has no standing verb: the game loop asks result")
+    """The optional verb ``standing`` (what the game loop records a round's leader from, in the games that
+    have it; the others' loop asks ``result``) writes exactly the standing of ``result``, at every point of a
+    game."""
     for game in range(4):
         state, trace = engine.fresh(game)
         pick = uniform(game)
