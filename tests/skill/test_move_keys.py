@@ -187,9 +187,10 @@ def test_every_node_of_a_real_tree_is_one_observed_move(name):
     """A real search of 200 iterations, replayed from its log: every iteration through a node, the searching
     seat's own nodes included, made the same observed move there (an own move is keyed by its action id *and* its
     card, so an id naming another card deeper in the tree, such as a card passed or dealt in that determinization,
-    is another node)."""
+    is another node). Only Fool!'s trees reach the seat's own later moves in these states (Forks's and Fair
+    Enough's stay about two plies deep, docs/skill.md "The shallow keyed tree")."""
     t = KeyTable(name, iterations=200)   # the game's default horizon
-    own_below_root = 0
+    own_below_root, checked = 0, 0
     for state in states(t)[:3]:
         me = int(to_move(state))
         buf = searched_with_log(t, state, 200)
@@ -198,7 +199,9 @@ def test_every_node_of_a_real_tree_is_one_observed_move(name):
         for node, steps in replayed_tree_moves(t, state, buf).items():
             assert len({move for _, move in steps}) == 1, (node, steps)
             own_below_root += mover[node] == me and parent[node] != 0
-    assert own_below_root > 0
+            checked += 1
+    assert checked > 10
+    assert own_below_root > 0 or name != "fool"
 
 
 def test_the_searching_seats_copies_of_one_card_are_separate_moves():
