@@ -52,9 +52,20 @@ expands, the action of this determinization that has that key: an
 opponent's node collects the same observed move (the same card) across
 determinizations, although the card sits at a different position of the
 hidden hand in each. Actions with one key are the same move (identical
-cards). The decision is the root child visited most often, visit ties
-going to the higher mean value, then to the lower key; the action returned
-is the live state's action with that key.
+cards). The searching seat's *own* moves are keyed by their action id and
+their card together (``MAX_KEYS + action``, with the ``move_key`` stored
+beside it in the node): the seat sees its own hand, so its action id names
+one card in every determinization of its information, and two copies of
+one card in its hand (Fool!'s wilds) are two moves, as in the tree of
+action ids; where an id of the seat names another card in another
+determinization (deeper in the tree: a card dealt or passed to it there)
+it is another node, so a node never mixes two cards. Measured in Fool!
+at 64 iterations (docs/skill.md, "Own moves by hand position"): keying the
+seat's own moves by card cost 2.5 points, about 1.0 from merging its copies
+of one card and 1.5 from ties going to the lowest card. The decision
+is the root child visited most often, visit ties going to the higher mean
+value, then to the lower key (the first legal action); the action returned
+is the live state's action with that id and card.
 
 A search seat's parameter vector (``strategies.search`` documents and
 validates it): ``[iterations, exploration, rollout, forbid, horizon, rollout
@@ -162,7 +173,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     ``scores``, ``standing``, ``seat_stats`` and ``game_stats`` are the game's
     output rows, used as scratch for the rollouts' results (the caller writes
     the real result after the game). Tree nodes are move keys (the engine's
-    ``move_key``); the action applied for a key is the one of the
+    ``move_key``) for the other seats' moves, action id and card for the
+    searching seat's own; the action applied for a key is the one of the
     determinization at hand. The decision is the most-visited root child,
     visit ties going to the higher mean value, then to the lower key.
 
