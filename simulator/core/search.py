@@ -64,7 +64,7 @@ at 64 iterations (docs/skill.md, "Own moves by hand position"): keying the
 seat's own moves by card cost 2.5 points, about 1.0 from merging its copies
 of one card and 1.5 from ties going to the lowest card. The decision
 is the root child visited most often, visit ties going to the higher mean
-value, then to the lower key (the first legal action); the action returned
+value, then to the lower key (the lower action id); the action returned
 is the live state's action with that id and card.
 
 A search seat's parameter vector (``strategies.search`` documents and
