@@ -52,9 +52,20 @@ expands, the action of this determinization that has that key: an
 opponent's node collects the same observed move (the same card) across
 determinizations, although the card sits at a different position of the
 hidden hand in each. Actions with one key are the same move (identical
-cards). The decision is the root child visited most often, visit ties
-going to the higher mean value, then to the lower key; the action returned
-is the live state's action with that key.
+cards). The searching seat's *own* moves are keyed by their action id and
+their card together (``MAX_KEYS + action``, with the ``move_key`` stored
+beside it in the node): the seat sees its own hand, so its action id names
+one card in every determinization of its information, and two copies of
+one card in its hand (Fool!'s wilds) are two moves, as in the tree of
+action ids; where an id of the seat names another card in another
+determinization (deeper in the tree: a card dealt or passed to it there)
+it is another node, so a node never mixes two cards. Measured in Fool!
+at 64 iterations (docs/skill.md, "Own moves by hand position"): keying the
+seat's own moves by card cost 2.5 points, about 1.0 from merging its copies
+of one card and 1.5 from ties going to the lowest card. The decision
+is the root child visited most often, visit ties going to the higher mean
+value, then to the lower key (the lower action id); the action returned
+is the live state's action with that id and card.
 
 A search seat's parameter vector (``strategies.search`` documents and
 validates it): ``[iterations, exploration, rollout, forbid, horizon, rollout
@@ -105,8 +116,8 @@ def new_search(arrays, params, sids):
             np.empty(cap, np.float64),                  # availability
             np.empty(cap, np.float64),                  # summed win share of the seat that moved
             np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  legal actions
-            np.zeros(MAX_KEYS, np.int64),               # noqa: F821 (bound)  stamp: key legal here
-            np.zeros(MAX_KEYS, np.int64),               # noqa: F821 (bound)  stamp: key has a child (or is listed)
+            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  stamp: key legal here
+            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  stamp: key has a child (or is listed)
             np.zeros(1, np.int64),                      # stamp counter
             np.empty(4, np.uint64),                     # the searching seat's stream
             np.empty(sids.size, np.int64),              # rollout strategy per seat
@@ -114,9 +125,11 @@ def new_search(arrays, params, sids):
             np.empty(sids.size, np.float64),            # a rollout's win share per seat
             np.empty(0, np.int64),                      # no trace
             np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  the legal actions' keys
-            np.empty(MAX_KEYS, np.int64),               # noqa: F821 (bound)  an action of each legal key here
+            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  an action of each legal key here
             np.empty((0, 3), np.int64),                 # the tree log (empty: off; see search)
             np.empty((0, 4), np.uint64),                # the stream at each iteration's start (with the log)
+            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  the card (move_key) of an own key here
+            np.empty(cap, np.int64),                    # the card (move_key) of the move that leads to the node
             new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
 
 
@@ -160,7 +173,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     ``scores``, ``standing``, ``seat_stats`` and ``game_stats`` are the game's
     output rows, used as scratch for the rollouts' results (the caller writes
     the real result after the game). Tree nodes are move keys (the engine's
-    ``move_key``); the action applied for a key is the one of the
+    ``move_key``) for the other seats' moves, action id and card for the
+    searching seat's own; the action applied for a key is the one of the
     determinization at hand. The decision is the most-visited root child,
     visit ties going to the higher mean value, then to the lower key.
 
@@ -170,7 +184,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     while there is room.
     """
     (work, parent, key, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, lbuf) = buf
+     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, card_of, card, lbuf) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
@@ -200,20 +214,24 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         in_tree = True  # descending the tree until one key is expanded, then rolling out
         while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)  # noqa: F821
                and not (leaf and not in_tree)):
+            mine = to_move(work) == me
             if in_tree or rollout < 0:
-                n = allowed_actions(work, arrays, acts, forbid if to_move(work) == me else 0)
+                n = allowed_actions(work, arrays, acts, forbid if mine else 0)
             a = -1
             if in_tree:
                 stamp[0] += 1
                 for i in range(n):
                     k = move_key(work, arrays, acts[i])  # noqa: F821 (bound)
+                    if mine:  # the seat's own move: the place in its own hand (which it sees) and the card
+                        card_of[MAX_KEYS + acts[i]] = k  # noqa: F821 (bound)
+                        k = MAX_KEYS + acts[i]  # noqa: F821 (bound)
                     keys[i] = k
                     legal[k] = stamp[0]
                     key_action[k] = acts[i]
                 best, best_value = -1, -1e300
                 ch = child[node]
                 while ch >= 0:
-                    if legal[key[ch]] == stamp[0]:
+                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
                         tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
                         value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
@@ -233,6 +251,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     new = nodes
                     nodes += 1
                     parent[new], key[new], mover[new] = node, k, to_move(work)
+                    card[new] = card_of[k] if k >= MAX_KEYS else k  # noqa: F821 (bound)
                     child[new], sibling[new], child[node] = -1, child[node], new
                     visits[new], avail[new], reward[new] = 0.0, 1.0, 0.0
                     node = new
@@ -274,6 +293,6 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         return -1  # (illegal): a finished game, where nothing is searched
     n = allowed_actions(state, arrays, acts, forbid)
     for i in range(n):
-        if move_key(state, arrays, acts[i]) == key[best]:  # noqa: F821 (bound)
+        if MAX_KEYS + acts[i] == key[best] and move_key(state, arrays, acts[i]) == card[best]:  # noqa: F821
             return acts[i]
     return -1

@@ -180,3 +180,48 @@ def test_an_opponents_node_collects_one_observed_card_across_determinizations():
             assert len({move for _, move in steps}) == 1, steps
             moved_around += len({action for action, _ in steps}) > 1
     assert moved_around > 0
+
+
+@pytest.mark.parametrize("name", ["fool", "forks", "fair-enough"])
+def test_every_node_of_a_real_tree_is_one_observed_move(name):
+    """A real search of 200 iterations, replayed from its log: every iteration through a node, the searching
+    seat's own nodes included, made the same observed move there (an own move is keyed by its action id *and* its
+    card, so an id naming another card deeper in the tree, such as a card passed or dealt in that determinization,
+    is another node). Only Fool!'s trees reach the seat's own later moves in these states (Forks's and Fair
+    Enough's stay about two plies deep, docs/skill.md "The shallow keyed tree")."""
+    t = KeyTable(name, iterations=200)   # the game's default horizon
+    own_below_root, checked = 0, 0
+    for state in states(t)[:3]:
+        me = int(to_move(state))
+        buf = searched_with_log(t, state, 200)
+        assert buf[20][-1, 0] == -1
+        parent, mover = buf[1], buf[3]
+        for node, steps in replayed_tree_moves(t, state, buf).items():
+            assert len({move for _, move in steps}) == 1, (node, steps)
+            own_below_root += mover[node] == me and parent[node] != 0
+            checked += 1
+    assert checked > 10
+    assert own_below_root > 0 or name != "fool"
+
+
+def test_the_searching_seats_copies_of_one_card_are_separate_moves():
+    """Fool!: the searching seat's own moves are its hand positions (with their cards), so two wilds in its hand
+    are two root children, as the old action-id tree had them; an opponent's two wilds are one move."""
+    t = KeyTable("fool", iterations=200, horizon=1)
+    max_keys, actions = t.game.max_keys, np.empty(t.game.max_actions, np.int64)
+    duplicated = 0
+    for game in range(40):
+        state = t.started(game, steps=1 + game % 5, seed=game)
+        n = t.engine.legal_actions(state, t.cfg.arrays, actions)
+        cards = [int(t.engine.move_key(state, t.cfg.arrays, a)) for a in actions[:n]]
+        if len(set(cards)) == n:
+            continue
+        duplicated += 1
+        buf = searched_with_log(t, state, 200)
+        key, card, child, sibling = buf[2], buf[23], buf[4], buf[5]
+        root, ch = [], child[0]
+        while ch >= 0:
+            root.append((int(key[ch]) - max_keys, int(card[ch])))
+            ch = sibling[ch]
+        assert sorted(root) == sorted(zip(actions[:n].tolist(), cards))
+    assert duplicated > 0
