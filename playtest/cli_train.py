@@ -27,7 +27,7 @@ from simulator import games as game_registry
                    "seats rotated).")
 @click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
 @click.option("--threads", type=click.IntRange(1, 1024), default=1, show_default=True,
-              help="Threads of the validation matches.")
+              help="Threads of the recorded games and of the validation matches (the same model on any count).")
 def train(game, out, seed, rounds, games, budget, design, hidden, deals, players, threads):
     """Train the learned player of GAME by expert iteration and write the strongest round's model to --out."""
     def report(r):

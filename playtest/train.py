@@ -75,10 +75,22 @@ class Training:
         return self.rounds[self.best].model
 
 
-def record(sset, config, sids, params, seed, start, count, at_decision):
+def record(sset, config, sids, params, seed, start, count, at_decision, threads=1):
     """``(features, targets)`` of games ``start .. start+count-1`` of run ``seed`` played by the lineup
     (``sids``, ``params``), from ``simulator.core.recorder`` (``at_decision``: recorded at each seat's
-    decisions, else right after its moves)."""
+    decisions, else right after its moves). With ``threads`` > 1 the games are split into that many runs of
+    consecutive games, recorded at once (the recorder releases the GIL) and joined in order: every game is
+    played from its own seed and index alone, so the rows are the same on any thread count."""
+    threads = max(1, min(threads, count))
+    if threads > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        sset.recorder()   # compiled (or loaded) once, before the threads call it
+        cuts = [start + count * i // threads for i in range(threads + 1)]
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(lambda i: record(sset, config, sids, params, seed, cuts[i], cuts[i + 1] - cuts[i],
+                                                   at_decision), range(threads)))
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     recorder = sset.recorder()
     game = game_registry.get(sset.game)
     players = config.players
@@ -156,7 +168,9 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="lin
     expert ``mcts@budget``; each round's model validated on ``deals`` deals played by ``simulate``
     (``playtest.api.simulate``). ``at_decision`` None records where ``RECORDED_AT_DECISION`` says for the game
     (at decisions for a game it does not list, such as the example game);
-    True (at each seat's decisions) or False (right after its moves) chooses. Returns the ``Training``."""
+    True (at each seat's decisions) or False (right after its moves) chooses. ``threads`` records each round's
+    games and plays the validation matches on that many threads (the same rows and model on any count).
+    Returns the ``Training``."""
     sset = strategy_set(game)
     g = game_registry.get(game)
     players = g.default_players if players is None else players
@@ -169,7 +183,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="lin
         start = time.perf_counter()
         name = f"mcts@{budget}"
         sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, model)})
-        x, y = record(sset, config, sids, params, seed, k * games, games, at_decision)
+        x, y = record(sset, config, sids, params, seed, k * games, games, at_decision, threads)
         xs.append(x)
         ys.append(y)
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)

@@ -203,6 +203,25 @@ def test_training_is_reproducible_from_its_seed(design):
     assert all(0 <= r.share <= 1 for r in runs[0].rounds)
 
 
+def test_recording_on_several_threads_gives_the_rows_of_one_thread():
+    """playtest.train.record splits the games into runs of consecutive games, one per thread, and joins them in
+    order: the same rows as one thread (Fauch & Fertig, the search expert in every seat). Playing one game less
+    changes them, so the comparison can fail."""
+    from playtest.train import expert_vector, record
+    from simulator import games as game_registry
+
+    sset = strategy_set("fauch-fertig")
+    config = game_registry.get("fauch-fertig").configure(4)
+    sids, params, _ = sset.seats(["mcts@8"], 4, overrides={"mcts@8": expert_vector(sset, 8)})
+    one = record(sset, config, sids, params, 3, 5, 5, False)
+    for threads in (2, 3):
+        many = record(sset, config, sids, params, 3, 5, 5, False, threads)
+        np.testing.assert_array_equal(one[0], many[0])
+        np.testing.assert_array_equal(one[1], many[1])
+    fewer = record(sset, config, sids, params, 3, 6, 4, False, 2)
+    assert len(fewer[1]) < len(one[1]) and len(one[1]) > 50
+
+
 def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_in_fauch_fertig():
     for game in ("forks", "fool", "fair-enough"):
         sset = strategy_set(game)
