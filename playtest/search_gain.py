@@ -106,7 +106,7 @@ def measure(game, *, deals, seed, threads, budget=None, param=None, baseline_pat
     """
     echo = echo or (lambda line: None)
     strategies = lineup(game, budget)
-    row = {"game": game}
+    row = {}  # each arm's share and seconds
     with tempfile.TemporaryDirectory(prefix="playtest-search-gain-") as runs:
         arms = {}
         for arm, path, vector in (("baseline", baseline_path, baseline_param), ("new", None, param)):
@@ -122,5 +122,4 @@ def measure(game, *, deals, seed, threads, budget=None, param=None, baseline_pat
         n, mean, half = paired_gain(arms["new"], arms["baseline"])
         echo(f"{game}: paired gain (new minus baseline) {100 * mean:+.2f} points +- {100 * half:.2f} "
              f"over {n} deals (95%, deal as the unit)")
-    return {"game": game, "deals": n, "gain": mean, "low": mean - half, "high": mean + half,
-            **{k: v for k, v in row.items() if k != "game"}}
+    return {"game": game, "deals": n, "gain": mean, "low": mean - half, "high": mean + half, **row}
