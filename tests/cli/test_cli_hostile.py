@@ -188,9 +188,14 @@ def test_an_interrupted_call_knows_its_worker_is_still_running():
     from simulator.core import worker
 
     release = threading.Event()
-    threading.Timer(0.2, signal.raise_signal, [signal.SIGINT]).start()
-    with pytest.raises(KeyboardInterrupt):
-        worker.call(release.wait)
+    # Python's own Ctrl-C handler, also where SIGINT was ignored when the tests started (a background job)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(0.2, signal.raise_signal, [signal.SIGINT]).start()
+        with pytest.raises(KeyboardInterrupt):
+            worker.call(release.wait, 60)  # bounded: a signal that never arrives fails the test, not the run
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert worker.still_running()
     release.set()
     deadline = time.monotonic() + 30
