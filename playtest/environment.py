@@ -9,10 +9,14 @@ problem (one ``error:`` line), instead of a traceback or a half-accepted value.
 """
 
 THREADS = "NUMBA_NUM_THREADS"
+INLINE = "PLAYTEST_INLINE"  # simulator.core.inlining: always (the default) or never
 
 
 def problem(environ):
     """What is wrong with the numba settings in ``environ`` (a sentence), or None when nothing is."""
+    inline = environ.get(INLINE, "")
+    if inline not in ("", "always", "never"):
+        return f"the environment variable {INLINE}={inline!r} must be always or never"
     value = environ.get(THREADS, "")
     if not value.strip():  # unset or empty: numba's default, every core
         return None
@@ -26,8 +30,9 @@ def problem(environ):
 
 
 def set_aside(environ):
-    """Remove a bad ``NUMBA_NUM_THREADS`` from ``environ`` (so numba imports) and return the problem, or None."""
+    """Remove a bad ``NUMBA_NUM_THREADS`` or ``PLAYTEST_INLINE`` from ``environ`` (so numba imports) and return
+    the problem, or None."""
     found = problem(environ)
     if found is not None:
-        del environ[THREADS]
+        environ.pop(INLINE if environ.get(INLINE, "") not in ("", "always", "never") else THREADS)
     return found

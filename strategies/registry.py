@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
+from simulator.core import inlining
 from simulator.core.kernel_cache import cache_in, cache_root
 from simulator.core.kernels import bind_engine, bind_recorder, source_fingerprint
 from simulator.core.seats import load_seat, store_seat
@@ -211,6 +212,7 @@ class StrategySet:
                 for s in self.extra:
                     digest.update(s.file.fingerprint.encode())
                 digest.update(b"search" if search else b"")
+                digest.update(inlining.VERBS.encode())  # inlined or called verbs: different machine code
                 folder = cache_root() / "kernels" / self.game / digest.hexdigest()
                 if not (folder / CHECKED).exists():
                     for s in self.extra:

@@ -12,7 +12,8 @@ as well have played old rules without a sign.
 ``use()`` points numba's cache (``numba.config.CACHE_DIR``) at a folder named
 after a hash of every Python source of the ``simulator`` and ``strategies``
 packages: any edit gives a new folder, and everything is compiled again
-once. The folders live under ``$NUMBA_CACHE_DIR`` when it is set, else
+once. With the engines' verbs compiled as calls (``simulator.core.inlining``)
+the name ends in ``-calls``. The folders live under ``$NUMBA_CACHE_DIR`` when it is set, else
 under ``$XDG_CACHE_HOME/playtest/numba`` or ``~/.cache/playtest/numba``
 (shared by every checkout: one folder per version of the sources). Folders
 not used for ``KEEP_DAYS`` days are deleted. Deleting them all is always
@@ -31,6 +32,8 @@ import time
 from pathlib import Path
 
 from numba.core import config
+
+from simulator.core import inlining
 
 KEEP_DAYS = 14
 PACKAGES = ("simulator", "strategies")
@@ -66,7 +69,7 @@ def use():
     """Point numba's cache at this version's folder (once per process); returns it, or None where it cannot be
     made (numba then caches next to the sources)."""
     base = base_folder()
-    name = fingerprint()
+    name = fingerprint() + ("" if inlining.VERBS == "always" else "-calls")  # the verbs called: other code
     folder = base / name
     try:
         folder.mkdir(parents=True, exist_ok=True)

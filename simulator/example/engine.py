@@ -11,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d, illegal
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
@@ -36,7 +37,7 @@ def new_state(arrays, params):
             np.zeros(params.shape[1], np.float64))  # S_PAR
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def reset(state, arrays, seed, game, trace, record):
     """Draw game ``game`` of run ``seed``'s pile; seat 0 is to move. Jit-compiled.
 
@@ -54,7 +55,7 @@ def reset(state, arrays, seed, game, trace, record):
         head[H_TRACE] = 1
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def legal_actions(state, arrays, actions):
     """Write the legal actions (take 1 .. min(take, pile) counters) into ``actions``; return their number.
     Jit-compiled."""
@@ -64,7 +65,7 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action + 1`` counters; the next seat moves, or the game ends. Jit-compiled."""
     head, players = state[0], arrays[0][R_PLAYERS]
@@ -81,7 +82,7 @@ def apply(state, arrays, action, trace, record):
         head[H_TO_MOVE] = (seat + 1) % players
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Scores (1 for the seat that took the last counter), standing, counters taken, rounds and finished.
     Jit-compiled."""
@@ -93,7 +94,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[1] = head[H_FINISHED]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (``layout.OBS_SIZE``): everything. Jit-compiled."""
     rules = arrays[0]
@@ -109,7 +110,7 @@ def features(obs, out):
     out[1] = 1.0 if obs[OBS_PILE] % period == 0 else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def copy_state(src, dst):
     """Copy the game in ``src`` (head, streams, counters taken) into ``dst``. Jit-compiled."""
     copy_1d(dst[0], src[0])
@@ -117,7 +118,7 @@ def copy_state(src, dst):
     copy_1d(dst[S_TAKEN], src[S_TAKEN])
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def determinize(state, arrays, seat, rng):
     """Nothing is hidden in Nim: the state is left as it is. Jit-compiled."""
     pass

@@ -30,6 +30,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_range
+from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, illegal, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
@@ -146,7 +147,7 @@ def _end_round(head, pub, counts, rounds):
         pub[OBS_TIME] = 0
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``: shuffle deck and time deck, deal three cards each, turn up the
     row; the start player (seat 0) is to research. With ``record`` the trace goes to ``trace``.
@@ -209,14 +210,14 @@ def _options(state, arrays, act):
     return target_options(placed, pub, opt, act, head[HD_AFTER], players, card_kind, card_value)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions`` (size ``layout.MAX_ACTIONS`` holds
     any list), in the order of the options its strategy is shown; return their number. Jit-compiled."""
     return _options(state, arrays, actions)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def move_key(state, arrays, action):
     """The move ``action`` of the seat to move as every seat sees it (``layout``, "Move keys"): research and
     secure as they are, a placement by the placed card's id and the special, a Sold Out target by its public
@@ -229,7 +230,7 @@ def move_key(state, arrays, action):
     return K_TARGET + action - A_TARGET
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (``layout.OBS_SIZE``): the public table and its own hand and
     collection. Jit-compiled."""
@@ -279,7 +280,7 @@ def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
         _next_collector(head, pub, players)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action`` (an id listed by ``legal_actions``); chance runs up to the next
     decision or the end of the game. With ``record`` the trace goes on in ``trace``. Jit-compiled."""
@@ -336,7 +337,7 @@ def round_mark(state):
     return state[0][HD_ROUND]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final scores, ``standing`` (score, then largest set), the seat columns of
     ``layout.SEAT_COLUMNS`` and the game columns of ``layout.GAME_COLUMNS`` (``finished`` is always 1:

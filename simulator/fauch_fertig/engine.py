@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d, illegal
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
@@ -155,7 +156,7 @@ def reset(state, arrays, seed, game, trace, rec):
     _begin_turn(head, state[SEAT], 0)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions``; return how many (0 once over).
 
@@ -178,7 +179,7 @@ def legal_actions(state, arrays, actions):
     return 2
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def apply(state, arrays, action, trace, rec):
     """The seat to move takes ``action`` (one of its legal action ids); the game runs on to the next decision
     or its end. Jit-compiled."""
@@ -269,7 +270,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[1] = head[H_FINISHED]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (the layout's observation vector). Jit-compiled.
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from simulator.core import leaders
 from simulator.core.cards import fresh_deck
+from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d, illegal
 from simulator.fool.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
@@ -306,7 +307,7 @@ def list_options(state, seat, opt_colour, opt_value, opt_pos):
     return k
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def legal_actions(state, arrays, actions):
     """The seat to move's legal actions (hand positions, hand order) into ``actions``; return how many.
 
@@ -319,7 +320,7 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def move_key(state, arrays, action):
     """The card that playing hand position ``action`` puts in the trick, ``colour * (MAX_VALUE + 1) + value``
     (``layout``, "Move keys"). Jit-compiled."""
@@ -450,7 +451,7 @@ def end_deal(state, arrays, trace, record):
     start_deal(state, arrays, trace, record)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def apply(state, arrays, action, trace, record):
     """The seat to move plays the card at hand position ``action`` (a legal action). Jit-compiled.
 
@@ -510,7 +511,7 @@ def apply(state, arrays, action, trace, record):
         start_trick(state, arrays)
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def standing(state, arrays, standing):
     """The standing ``result`` writes (the game totals), alone: what the game loop records a deal's leader
     from. Jit-compiled."""

@@ -26,6 +26,7 @@ import numpy as np
 
 from simulator.core import leaders
 from simulator.core.cards import fresh_deck, remove_at
+from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d, illegal
 from simulator.forks.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
@@ -98,7 +99,7 @@ def _start(state, arrays):
     head[H_FINISHED] = 0
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def reset(state, arrays, seed, game, trace, record):
     """Shuffle and deal game ``game`` of run ``seed``; seat 0's first pick is pending. Jit-compiled.
 
@@ -153,7 +154,7 @@ def _option_count(state):
     return state[S_HAND_N][state[0][H_TO_MOVE]]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def legal_actions(state, arrays, actions):
     """Write the legal action ids of the seat to move into ``actions`` and return their count. Jit-compiled.
 
@@ -165,7 +166,7 @@ def legal_actions(state, arrays, actions):
     return n
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def move_key(state, arrays, action):
     """The face of the card that option ``action`` invests (``INVEST``, ``KEEP``) or sends to marketing
     (``MARKET``), as its code ``100 * destination + value`` (``layout``, "Move keys"). Jit-compiled."""
@@ -230,7 +231,7 @@ def _observe_turn(state, arrays, seat, obs):
     obs[OBS_SEAT] = seat
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (layout ``simulator.forks.layout.OBS_*``). Jit-compiled.
 
@@ -306,7 +307,7 @@ def _next_seat(state, arrays):
         head[H_POS] = pos + 3 * players
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def apply(state, arrays, action, trace, record):
     """The seat to move takes option ``action`` (see ``legal_actions``); play on to the next decision. Jit-compiled.
 
@@ -368,7 +369,7 @@ def _scores_positive(mkt, tiebreak_rank, rules, d):
     return place < rules[R_TOP]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def standing(state, arrays, standing):
     """The standing ``result`` writes (the score: value invested on the destinations that score positive less
     the value on the others), alone: what the game loop records a round's leader from. Jit-compiled."""
@@ -383,7 +384,7 @@ def standing(state, arrays, standing):
             standing[p] += sign * mine[p, d]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final outputs of a finished game. Jit-compiled.
 
@@ -417,7 +418,7 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     game_stats[1] = state[0][H_FINISHED]
 
 
-@nb.njit(cache=True, _nrt=False, inline="always")
+@nb.njit(cache=True, _nrt=False, inline=VERBS)
 def copy_state(src, dst):
     """Copy the game in ``src`` (head, streams, deck, log, hands, marketing) into ``dst``. Jit-compiled.
 

@@ -113,6 +113,18 @@ def test_set_aside_removes_only_a_bad_thread_count(value, problem):
     assert (environment.THREADS in environ) == (value is not None and not problem)
 
 
+@pytest.mark.parametrize("environ, refused", [({}, False), ({"PLAYTEST_INLINE": "never"}, False),
+                                              ({"PLAYTEST_INLINE": "always"}, False),
+                                              ({"PLAYTEST_INLINE": "sometimes"}, True),
+                                              ({"PLAYTEST_INLINE": "no", environment.THREADS: "2"}, True)])
+def test_set_aside_removes_only_a_bad_inlining_setting(environ, refused):
+    given = dict(environ)
+    found = environment.set_aside(environ)
+    assert (found == f"the environment variable PLAYTEST_INLINE={given.get('PLAYTEST_INLINE')!r} must be always "
+                     "or never") == refused
+    assert environ == ({k: v for k, v in given.items() if k != "PLAYTEST_INLINE"} if refused else given)
+
+
 @pytest.mark.parametrize("args, words", [
     (["simulate", "forks", "--resume", "--force", "--out", "run"], ["--resume", "--force"]),
     (["simulate", "forks", "--resume"], ["--resume", "--out"]),
