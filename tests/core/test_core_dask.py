@@ -7,8 +7,8 @@ chunks finish, and even when a worker is killed mid-run.
 import json
 import logging
 import os
+import re
 import signal
-from pathlib import Path
 
 import dask.distributed
 import polars as pl
@@ -20,8 +20,17 @@ from playtest import api, dask_backend
 from playtest.cli import cli
 from simulator.core.batch import StrategyFailure
 
-EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "contrarian.py"
-FAULTY = Path(__file__).with_name("faulty_strategy.py")  # raises first in game 4 of seed 5
+# strategy files of the example game, Nim, whose kernels compile in a few seconds (a worker compiles its own)
+TAKER = 'NAME = "taker"\n\ndef decide(pile, n_options, obs, params, rng):\n    return n_options - 1\n'
+FAULTY = ('NAME = "faulty"\n\ndef decide(pile, n_options, obs, params, rng):\n'
+          '    if pile == 25:  # a game starting at the largest pile, which seat 0 opens\n'
+          '        raise ValueError("no counter to take")\n    return 0\n')
+
+
+def strategy_file(tmp_path, text):
+    path = tmp_path / "nim_strategy.py"
+    path.write_text(text)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +61,11 @@ def test_dask_rows_equal_local_rows_and_workers_keep_the_built_run(tmp_path, clu
     assert all(keys == [key] for keys in cached.values()), cached
 
 
-def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(cluster):
+def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(tmp_path, cluster):
     c, client = cluster
-    options = dict(players=4, games=24_000, seed=8, chunk_size=1000, strategy_files=[EXAMPLE],
-                   strategies=["contrarian", "random", "greedy", "random"])
-    local = api.simulate("forks", **options).seats()
+    options = dict(players=3, games=24_000, seed=8, chunk_size=1000, strategy_files=[strategy_file(tmp_path, TAKER)],
+                   strategies=["taker", "random", "modular"])
+    local = api.simulate("nim", **options).seats()
     pids = client.run(os.getpid)
     killed = []
 
@@ -65,7 +74,7 @@ def test_user_strategy_file_and_a_killed_worker_still_give_the_local_rows(cluste
             killed.append(next(iter(pids.values())))
             os.kill(killed[0], signal.SIGKILL)
 
-    run = api.simulate("forks", backend="dask", scheduler=c.scheduler_address, on_progress=kill_one_worker,
+    run = api.simulate("nim", backend="dask", scheduler=c.scheduler_address, on_progress=kill_one_worker,
                        **options)
     assert killed and killed[0] not in client.run(os.getpid).values()
     # the scheduler took back the chunk tasks the dead worker was playing and had them played again
@@ -95,18 +104,23 @@ def test_chunk_futures_are_tracked_on_the_backend_client_loop_inside_a_callers_c
 
 def test_strategy_failing_on_a_worker_is_reported_as_locally_and_finished_chunks_are_kept(tmp_path, cluster):
     c, _ = cluster
+    options = dict(seed=5, games=60, chunk_size=2, strategy_files=[strategy_file(tmp_path, FAULTY)],
+                   strategies=["faulty", "random"])
+    with pytest.raises(StrategyFailure) as local:
+        api.simulate("nim", **options)
+    first = int(re.search(r"in game (\d+) of", str(local.value))[1])
+    assert first >= 4, "the seed must give the workers whole chunks to finish before the fault"
     out = tmp_path / "run"
     with pytest.raises(StrategyFailure) as failure:
-        api.simulate("forks", seed=5, games=40, chunk_size=2, strategy_files=[FAULTY],
-                     strategies=["faulty", "random", "random", "random"], out=out, backend="dask",
-                     scheduler=c.scheduler_address)
-    assert str(failure.value) == ("strategy 'faulty' raised ValueError: no card to play in game 4 of the run "
-                                  "with seed 5")
+        api.simulate("nim", out=out, backend="dask", scheduler=c.scheduler_address, **options)
+    assert str(failure.value) == str(local.value)
+    assert str(failure.value).startswith("strategy 'faulty' raised ValueError: no counter to take in game ")
     parts = sorted(p.name for p in (out / "seats").iterdir())
-    assert parts[:2] == ["part-000000.parquet", "part-000001.parquet"] and "part-000002.parquet" not in parts
+    finished = [f"part-{k:06d}.parquet" for k in range(first // 2)]
+    assert parts[:len(finished)] == finished and f"part-{first // 2:06d}.parquet" not in parts
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] is False and manifest["chunks_done"] == len(parts)
-    assert all(pl.read_parquet(out / "seats" / p).height == 8 for p in parts)
+    assert all(pl.read_parquet(out / "seats" / p).height == 4 for p in parts)
 
 
 def test_backend_options_are_checked():
