@@ -1,6 +1,8 @@
 """The numba cache folder follows every source of the engines and strategies (``simulator.core.compile_cache``)."""
 
 import os
+import subprocess
+import sys
 import time
 
 from numba.core import config
@@ -46,5 +48,16 @@ def test_prune_deletes_only_other_folders_unused_for_long(tmp_path):
 def test_this_process_caches_in_the_folder_of_its_sources():
     folder = compile_cache.use()
     assert folder is not None
-    assert folder.name == compile_cache.fingerprint()
+    assert folder.name.startswith(compile_cache.fingerprint())
     assert config.CACHE_DIR == str(folder)
+
+
+def test_inlined_and_called_verbs_are_cached_in_two_folders(tmp_path):
+    ask = "from simulator.core import compile_cache; print(compile_cache.use().name)"
+    names = {}
+    for setting in ("always", "never"):
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLAYTEST_INLINE": setting}
+        names[setting] = subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True,
+                                        check=True, timeout=120).stdout.strip()
+    assert names["always"] == compile_cache.fingerprint()
+    assert names["never"] == compile_cache.fingerprint() + "-calls"
