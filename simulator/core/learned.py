@@ -181,7 +181,8 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     ``LOOKAHEAD_PLIES`` x players moves were made, and scores what its seat
     then observes (``seat_value``). With ``LOOKAHEAD_SID`` -1 it scores the
     position right after its move. Best value wins, ties to the first legal
-    action. ``buf`` are the search's buffers
+    action; a single legal action is taken without scoring (the look-ahead
+    plays on copies with streams of their own, so no stream changes). ``buf`` are the search's buffers
     (``simulator.core.search.new_search``), whose last entry is the learned
     player's (``new_learned``). ``scores``, ``standing``, ``seat_stats``
     and ``game_stats`` are the game's output rows, used as scratch (the
@@ -199,6 +200,8 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     for k in range(4):
         rngs[1 + me, k] = rng[k]
     n = legal_actions(world, arrays, acts)  # noqa: F821 (bound)
+    if n == 1:  # a forced move: nothing to score (every stream is as the scoring would have left it)
+        return acts[0]
     cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0  # noqa: F821 (bound)
     best, best_value = -1, -1e300
     for i in range(n):
