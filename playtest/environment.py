@@ -12,11 +12,14 @@ THREADS = "NUMBA_NUM_THREADS"
 INLINE = "PLAYTEST_INLINE"  # simulator.core.inlining: always (the default) or never
 
 
-def problem(environ):
-    """What is wrong with the numba settings in ``environ`` (a sentence), or None when nothing is."""
-    inline = environ.get(INLINE, "")
-    if inline not in ("", "always", "never"):
-        return f"the environment variable {INLINE}={inline!r} must be always or never"
+def _inline_problem(environ):
+    value = environ.get(INLINE, "")
+    if value not in ("", "always", "never"):
+        return f"the environment variable {INLINE}={value!r} must be always or never"
+    return None
+
+
+def _threads_problem(environ):
     value = environ.get(THREADS, "")
     if not value.strip():  # unset or empty: numba's default, every core
         return None
@@ -29,10 +32,19 @@ def problem(environ):
     return None
 
 
+CHECKS = {INLINE: _inline_problem, THREADS: _threads_problem}
+
+
+def problem(environ):
+    """What is wrong with the settings in ``environ`` (a sentence: the first problem found), or None."""
+    return next((found for check in CHECKS.values() if (found := check(environ)) is not None), None)
+
+
 def set_aside(environ):
-    """Remove a bad ``NUMBA_NUM_THREADS`` or ``PLAYTEST_INLINE`` from ``environ`` (so numba imports) and return
-    the problem, or None."""
-    found = problem(environ)
-    if found is not None:
-        environ.pop(INLINE if environ.get(INLINE, "") not in ("", "always", "never") else THREADS)
-    return found
+    """Remove every bad ``PLAYTEST_INLINE`` and ``NUMBA_NUM_THREADS`` from ``environ`` (so numba imports) and
+    return the first problem, or None."""
+    first = problem(environ)
+    for name, check in CHECKS.items():
+        if check(environ) is not None:
+            del environ[name]
+    return first

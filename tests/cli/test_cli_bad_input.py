@@ -113,16 +113,29 @@ def test_set_aside_removes_only_a_bad_thread_count(value, problem):
     assert (environment.THREADS in environ) == (value is not None and not problem)
 
 
+def test_a_bad_inlining_setting_in_the_environment_is_one_error_line(tmp_path):
+    env = {**os.environ, environment.INLINE: "sometimes"}
+    run = subprocess.run([sys.executable, "-m", "playtest", "simulate", "forks", "--games", "1", "--out",
+                          tmp_path / "run"], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == "" and run.stderr.strip().splitlines() == [
+        "error: the environment variable PLAYTEST_INLINE='sometimes' must be always or never"]
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("environ, refused", [({}, False), ({"PLAYTEST_INLINE": "never"}, False),
                                               ({"PLAYTEST_INLINE": "always"}, False),
                                               ({"PLAYTEST_INLINE": "sometimes"}, True),
-                                              ({"PLAYTEST_INLINE": "no", environment.THREADS: "2"}, True)])
+                                              ({"PLAYTEST_INLINE": "no", environment.THREADS: "2"}, True),
+                                              ({"PLAYTEST_INLINE": "no", environment.THREADS: "0"}, True)])
 def test_set_aside_removes_only_a_bad_inlining_setting(environ, refused):
     given = dict(environ)
     found = environment.set_aside(environ)
     assert (found == f"the environment variable PLAYTEST_INLINE={given.get('PLAYTEST_INLINE')!r} must be always "
                      "or never") == refused
-    assert environ == ({k: v for k, v in given.items() if k != "PLAYTEST_INLINE"} if refused else given)
+    # a bad thread count beside it is removed too, or numba's import would raise
+    kept = {k: v for k, v in given.items() if k != "PLAYTEST_INLINE" and v != "0"}
+    assert environ == (kept if refused else given)
 
 
 @pytest.mark.parametrize("args, words", [
