@@ -8,7 +8,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from playtest import environment
 
-# before numba is imported anywhere: a bad NUMBA_NUM_THREADS is kept here and refused by every command
+# before numba is imported anywhere: a bad NUMBA_NUM_THREADS or PLAYTEST_INLINE is kept here and refused by every
+# command
 ENVIRONMENT_PROBLEM = environment.set_aside(os.environ)
 
 __all__ = ["__version__", "api"]

@@ -43,8 +43,7 @@ def problem(environ):
 def set_aside(environ):
     """Remove every bad ``PLAYTEST_INLINE`` and ``NUMBA_NUM_THREADS`` from ``environ`` (so numba imports) and
     return the first problem, or None."""
-    first = problem(environ)
-    for name, check in CHECKS.items():
-        if check(environ) is not None:
-            del environ[name]
-    return first
+    found = {name: check(environ) for name, check in CHECKS.items()}
+    for name in [name for name, sentence in found.items() if sentence is not None]:
+        del environ[name]
+    return next((sentence for sentence in found.values() if sentence is not None), None)

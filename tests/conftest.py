@@ -9,9 +9,11 @@ import tempfile
 
 import pytest
 
+from playtest.environment import INLINE  # numba-free, like all of the playtest package's own import
+
 # before anything is compiled: the engines' verbs called, not inlined, which halves the suite's compiling (most of
 # its time) for slower play (simulator.core.inlining); PLAYTEST_INLINE=always runs it on the inlined kernels
-os.environ.setdefault("PLAYTEST_INLINE", "never")
+os.environ.setdefault(INLINE, "never")
 
 from simulator.core.kernel_cache import CACHE_ENV  # noqa: E402 (after the setting above)
 

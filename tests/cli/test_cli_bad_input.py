@@ -128,7 +128,7 @@ def test_a_bad_inlining_setting_in_the_environment_is_one_error_line(tmp_path):
                                               ({"PLAYTEST_INLINE": "sometimes"}, True),
                                               ({"PLAYTEST_INLINE": "no", environment.THREADS: "2"}, True),
                                               ({"PLAYTEST_INLINE": "no", environment.THREADS: "0"}, True)])
-def test_set_aside_removes_only_a_bad_inlining_setting(environ, refused):
+def test_set_aside_removes_a_bad_inlining_setting_and_a_bad_thread_count_beside_it(environ, refused):
     given = dict(environ)
     found = environment.set_aside(environ)
     assert (found == f"the environment variable PLAYTEST_INLINE={given.get('PLAYTEST_INLINE')!r} must be always "
