@@ -36,7 +36,7 @@ from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALU
                                    OBS_TO_PLAY, OBS_TOTAL, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT,
                                    OBS_TRICK_VALUE, OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS,
                                    R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
-                                   R_WILD_PENALTY)
+                                   R_WILD_PENALTY, WILD_VALUE)
 
 # tricks won, +10 scores, times befooled; wild "1"s and colour tops (the highest card of a colour) in the seat's
 # opening hand (the first deal's), wild "1"s it played in the whole game
@@ -592,24 +592,27 @@ def determinize(state, arrays, seat, rng):
     hand_c, hand_v, hand_n, masks, voids = state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[VOIDS]
     pool_c, pool_v, order, bound = state[POOL_C], state[POOL_V], state[ORDER], state[BOUND]
     players = hand_n.size
-    # the hidden cards, and the other seats, those with a void that matters first
+    # the hidden cards: the deal's unplayed cards outside the seat's hand (a deal uses every card), by colour,
+    # then value, so the draw depends only on which cards are hidden; ``present``: their colours, as bits
+    unplayed = state[UNPLAYED]
     n = 0
-    for p in range(players):
-        if p != seat:
-            for j in range(hand_n[p]):
-                pool_c[n] = hand_c[p, j]
-                pool_v[n] = hand_v[p, j]
+    for _ in range(unplayed[0] - masks[seat, 0]):
+        pool_c[n] = 0
+        pool_v[n] = WILD_VALUE
+        n += 1
+    present = _ONE if n else 0
+    for c in range(1, masks.shape[1]):
+        hidden = unplayed[c] & ~masks[seat, c]
+        present |= _ONE << c if hidden else 0
+        v = 0
+        while hidden:
+            if hidden & 1:
+                pool_c[n] = c
+                pool_v[n] = v
                 n += 1
-    for i in range(1, n):  # sorted by colour, then value: the draw depends only on which cards are hidden
-        c, v = pool_c[i], pool_v[i]
-        j = i - 1
-        while j >= 0 and (pool_c[j] > c or (pool_c[j] == c and pool_v[j] > v)):
-            pool_c[j + 1], pool_v[j + 1] = pool_c[j], pool_v[j]
-            j -= 1
-        pool_c[j + 1], pool_v[j + 1] = c, v
-    present = 0
-    for i in range(n):
-        present |= _ONE << pool_c[i]
+            hidden >>= 1
+            v += 1
+    # the other seats, those with a void that matters first
     others = 0
     for p in range(players):
         if p != seat and voids[p] & present:

@@ -35,6 +35,7 @@ searching seat's information, the key the same card in all of them.
 MAX_COLOURS = 8
 MAX_PLAYERS = 8
 MAX_VALUE = 62           # values are kept as bits of an int64 mask
+WILD_VALUE = 1           # the value of a wild "1" (colour 0)
 MAX_HAND = 64            # cards per hand (a larger setup table is refused)
 MAX_ACTIONS = MAX_HAND   # action ids are hand positions
 MAX_KEYS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)   # move keys are cards: colour * (MAX_VALUE + 1) + value

@@ -14,7 +14,7 @@ from simulator.core import seat_bonus
 from simulator.core.setup import SetupError, player_row, require, require_ints
 from simulator.fool.layout import (MAX_COLOURS, MAX_HAND, MAX_PLAYERS, MAX_VALUE, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND,
                                    R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_SIZE, R_TALLY_LIMIT,
-                                   R_WILD_PENALTY)
+                                   R_WILD_PENALTY, WILD_VALUE)
 
 SETUP_PATH = Path(__file__).with_name("setup.toml")
 VARIANTS = ("standard",)
@@ -83,7 +83,7 @@ def compile_setup(setup, players, variant):
                          f"cards each = {players * hand}")
 
     colours = [0] * wilds
-    values = [1] * wilds
+    values = [WILD_VALUE] * wilds
     for c, (lo, hi) in enumerate(ranges, start=1):
         for v in range(lo, hi + 1):
             colours.append(c)
