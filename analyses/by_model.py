@@ -247,6 +247,29 @@ def sentence(edges, changes):
             f"the edges are {each} (points, 95% intervals).")
 
 
+def is_search(model):
+    """Whether a model name is the search player (``mcts`` or ``mcts@N``)."""
+    return model == "mcts" or model.startswith("mcts@")
+
+
+def skilled_disagreement(changes):
+    """A sentence where the two skilled models, ``learned`` and a search (``mcts@N``), are adjacent in the study
+    and their first-seat edges differ (the step's paired interval excludes zero); None otherwise.
+
+    Neither is known to be the stronger (in the shipped games they are about level head to head,
+    ``docs/skill.md``), so such a step says that the edge depends on how skilled players play, not that it
+    grows or shrinks with skill, and neither edge alone is the skilled answer.
+    """
+    for r in changes.iter_rows(named=True):
+        pair = {r["before"], r["after"]}
+        if r["change"] != AGREE and LEARNED in pair and any(is_search(m) for m in pair):
+            return (f"The two skilled models disagree: from {r['before']} to {r['after']} the first seat's edge "
+                    f"moves by {_difference(r)}. Neither is known to be the stronger (`playtest ladder` measures "
+                    f"it), so the edge depends on how skilled players play, not only on skill: read it as "
+                    f"{r['before']}'s and {r['after']}'s answers, not one skilled answer.")
+    return None
+
+
 def verdict_sentences(edges):
     """One sentence per model: its seat verdict (``table``'s), which names the model ("with `random` in every
     seat"), or, where it does not (an unfinished run), the same sentence led by the model's name."""
