@@ -103,6 +103,7 @@ def play(simulate, out, study, *, resume=False, on_run=None, on_progress=None, *
         runs.append({"model": model, "run": name, "seconds": round(time.perf_counter() - started, 3),
                      "resumed": resumed})
         write_manifest(out, study, runs)
+    write_manifest(out, study, runs)  # with the finished runs kept after the last one played
     return out
 
 

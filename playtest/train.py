@@ -16,7 +16,12 @@ hidden layer for the network; the standardisation is folded into the model
 vector (``simulator.core.learned``). Each round's model then plays
 ``learned`` in one seat against the game's strongest heuristic in the
 others, seats rotated, on validation deals of another seed; the strongest
-round is the result.
+round is the result, written seat-blind: its seat-number feature (the seat's
+place after the first player, the engine's ``SEAT_FEATURE``) folded into
+the bias at a middle seat (``SEAT_AT``), so that ``learned`` is the same
+player in every seat, as ``mcts`` and the heuristics are. Measured on the
+shipped models (docs/skill.md, "The seat number"): no strength lost, and in
+Fair Enough and Forks a first-seat edge that then agrees with ``mcts``'s.
 
 Every run is reproducible from its seed: round k plays deals ``k * games ..``
 of run ``seed``, validation deals come from run ``seed + 1``.
@@ -28,11 +33,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator import games as game_registry
-from simulator.core.learned import LINEAR, RELU, TANH, model_size
+from simulator.core.learned import LINEAR, RELU, TANH, fold_feature, model_size
 from simulator.core.search import P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT, P_ROLLOUT_PARAMS
 from strategies.games import strategy_set
 
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
+SEAT_AT = 0.5   # the seat-number feature (seat / (players - 1)) of a middle seat, which the written model reads
 ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled while too few)
 # the expert's search, every slot of the mcts vector (simulator.core.search) but the iterations and the rollout:
 EXPERT_EXPLORATION = 0.7
@@ -67,12 +73,15 @@ class Training:
 
     game: str
     players: int
+    seat_feature: int = -1
     rounds: list = field(default_factory=list)
     best: int = -1
 
     @property
     def model(self):
-        return self.rounds[self.best].model
+        """The result: the best round's model, seat-blind (its seat-number feature read as ``SEAT_AT``)."""
+        model = self.rounds[self.best].model
+        return model if self.seat_feature < 0 else fold_feature(model, self.seat_feature, SEAT_AT)
 
 
 def record(sset, config, sids, params, seed, start, count, at_decision, threads=1):
@@ -177,7 +186,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="lin
     config = g.configure(players)
     field = sset.strongest
     at_decision = RECORDED_AT_DECISION.get(game, True) if at_decision is None else at_decision
-    out = Training(game, players)
+    out = Training(game, players, sset.seat_feature)
     xs, ys, model = [], [], None
     for k in range(rounds):
         start = time.perf_counter()

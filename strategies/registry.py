@@ -101,6 +101,11 @@ class StrategySet:
         return self.engine.N_FEATURES
 
     @property
+    def seat_feature(self):
+        """The index of the feature that says which seat observes (its place after the first player), -1 if none."""
+        return self.engine.SEAT_FEATURE
+
+    @property
     def learned_sid(self):
         """The id of the learned player ``learned`` (-1 when the game has none)."""
         names = self.names()

@@ -86,6 +86,25 @@ def check_model(vector, n_features):
     return v
 
 
+def fold_feature(vector, index, at):
+    """A copy of the model ``vector`` that reads feature ``index`` as the constant ``at``, whatever it is given.
+
+    The feature's input weights are folded into the bias (the first layer's biases of a network) and set to 0,
+    so the value equals the original model's at the same features with the ``index``-th replaced by ``at``.
+    """
+    v = np.array(vector, dtype=np.float64)
+    kind, nf, nh = int(v[M_KIND]), int(v[M_FEATURES]), int(v[M_HIDDEN])
+    if kind == LINEAR:
+        v[M_WEIGHTS] += v[M_WEIGHTS + 1 + index] * at
+        v[M_WEIGHTS + 1 + index] = 0.0
+        return v
+    w1 = v[M_WEIGHTS:M_WEIGHTS + nh * nf].reshape(nh, nf)      # views into v
+    b1 = v[M_WEIGHTS + nh * nf:M_WEIGHTS + nh * nf + nh]
+    b1 += w1[:, index] * at
+    w1[:, index] = 0.0
+    return v
+
+
 def hidden_size(vector):
     """The hidden units of a model vector (its scratch size for ``value``)."""
     return int(vector[M_HIDDEN])

@@ -23,6 +23,7 @@ from simulator.example.layout import (H_MOVES, H_PILE, H_WINNER, HEAD_SIZE, OBS_
 SEAT_COLUMNS = ("taken",)
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
 N_FEATURES = 2  # features: the pile in units of (take + 1), and whether it is a multiple of take + 1
+SEAT_FEATURE = -1  # no feature says which seat observes
 
 
 @nb.njit(cache=True)

@@ -34,7 +34,7 @@ from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, illegal, to_move
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
-from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
+from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
                                           HAND_MAX, K_PLACE, K_TARGET, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
                                           OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,

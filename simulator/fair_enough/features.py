@@ -48,6 +48,7 @@ from simulator.fair_enough.layout import (MAX_KINDS, OBS_COLLECTED_N, OBS_HAND_N
 from simulator.fair_enough.layout import OBS_SIZE  # noqa: F401 (the feature API: the observation's length)
 
 N_FEATURES = 31
+SEAT_FEATURE = 26  # the seat's place after the first player; shipped models read it as a middle seat
 MEAN_VALUE = 5.5     # the mean of the printed values 1..10
 POINT_SCALE = 50.0
 MIN_PLAYERS, MAX_PLAYERS = 2, 5

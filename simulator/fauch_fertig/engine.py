@@ -34,7 +34,7 @@ from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d, illegal
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
-from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
+from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,

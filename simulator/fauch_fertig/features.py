@@ -50,6 +50,7 @@ from simulator.fauch_fertig.layout import (BLACK, C_BLACK, C_BONUS, C_COLOUR, C_
 from simulator.fauch_fertig.layout import OBS_SIZE  # noqa: F401 (the feature API: the observation's length)
 
 N_FEATURES = 27
+SEAT_FEATURE = 20  # the seat's place after the first player; shipped models read it as a middle seat
 MAX_DEFICIT = 8     # deficits are capped here (a condition the cards cannot meet counts as this far)
 BONUS_EGGS = 2      # eggs a black-card bonus card takes at most (the printed rule)
 MIN_PLAYERS = 2

@@ -29,7 +29,7 @@ from simulator.core.cards import fresh_deck
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, uniform
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d, illegal
-from simulator.fool.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
+from simulator.fool.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
 from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT, OBS_DEAL,
                                    OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE,
                                    OBS_PASSING, OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,

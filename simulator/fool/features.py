@@ -43,6 +43,7 @@ from simulator.fool.layout import (OBS_COLOURS, OBS_COUNT, OBS_DEAL, OBS_LEADER,
 from simulator.fool.layout import OBS_SIZE  # noqa: F401 (the feature API: the observation's length)
 
 N_FEATURES = 28
+SEAT_FEATURE = 20  # the seat's place after the first player; shipped models read it as a middle seat
 HAND_SCALE = 12.0   # cards in a printed hand
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
 

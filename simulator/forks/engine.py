@@ -29,7 +29,7 @@ from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d, illegal
-from simulator.forks.features import N_FEATURES, OBS_SIZE, features  # noqa: F401 (the state API)
+from simulator.forks.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
 from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
                                     MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
                                     OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP, R_DEST,

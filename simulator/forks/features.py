@@ -37,6 +37,7 @@ from simulator.forks.layout import (OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, O
 from simulator.forks.layout import OBS_SIZE  # noqa: F401 (the feature API: the observation's length)
 
 N_FEATURES = 20
+SEAT_FEATURE = 14  # the seat's place after the first player; shipped models read it as a middle seat
 VALUE_SCALE = 20.0     # points: about two cards
 MARGIN_SCALE = 10.0    # marketing points over which a destination's place becomes safe
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

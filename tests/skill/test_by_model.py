@@ -5,6 +5,7 @@ fixed seeds); the command by a tiny Forks study; bad input by one error line.
 """
 
 import json
+import shutil
 
 import numpy as np
 import polars as pl
@@ -220,6 +221,20 @@ def test_resume_keeps_the_finished_runs_and_plays_a_model_added_at_the_end(tmp_p
     assert [r["model"] for r in json.loads(result.stdout)] == ["random", "greedy", "pusher"]
     assert (out / "01-random" / "manifest.json").read_text() == before
     assert (out / "03-pusher").is_dir()
+
+
+def test_resume_replays_a_run_removed_from_the_manifest_and_keeps_the_runs_after_it(tmp_path):
+    """A model replayed (say, with a new shipped model) between finished runs: every run stays in the study."""
+    out = tmp_path / "study"
+    CliRunner().invoke(cli, TINY + ["--out", str(out), "--no-report"])
+    manifest = json.loads((out / by_model.MANIFEST).read_text())
+    manifest["runs"] = [r for r in manifest["runs"] if r["model"] != "random"]
+    (out / by_model.MANIFEST).write_text(json.dumps(manifest))
+    shutil.rmtree(out / "01-random")
+    result = CliRunner().invoke(cli, TINY + ["--out", str(out), "--resume", "--json", "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert [r["model"] for r in json.loads(result.stdout)] == ["random", "greedy"]
+    assert [r["model"] for r in json.loads((out / by_model.MANIFEST).read_text())["runs"]] == ["random", "greedy"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -10,12 +10,13 @@ from click.testing import CliRunner
 from playtest import api
 from playtest.cli import cli
 from simulator import games
-from simulator.core.learned import LINEAR, RELU, TANH, check_model, model_size, value
+from simulator.core.learned import LINEAR, RELU, TANH, check_model, fold_feature, model_size, value
 from simulator.core.rng import next_u64
 from simulator.core.state import is_terminal, to_move
 from simulator.forks import engine as forks
 from simulator.forks.layout import OBS_SIZE
 from strategies.games import strategy_set
+from strategies.learned import shipped_model
 
 
 def numpy_value(model, x):
@@ -41,6 +42,44 @@ def test_inference_equals_numpy(kind, hidden):
         x = rng.normal(size=nf) * 3
         got = value(model[None, :], 0, x, np.empty(max(1, hidden)))
         assert got == pytest.approx(numpy_value(model, x), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind, hidden", [(LINEAR, 0), (TANH, 5), (RELU, 7)])
+def test_a_folded_feature_is_read_as_its_constant_whatever_it_is_given(kind, hidden):
+    rng = np.random.default_rng(10 + kind)
+    nf, index, at = 9, 4, 0.5
+    model = np.concatenate([[kind, nf, hidden], rng.normal(size=model_size(kind, nf, hidden) - 3)])
+    folded = fold_feature(model, index, at)
+    assert folded is not model and model.size == folded.size
+    for _ in range(20):
+        x = rng.normal(size=nf) * 3
+        fixed = x.copy()
+        fixed[index] = at
+        got = value(folded[None, :], 0, x, np.empty(max(1, hidden)))
+        assert got == pytest.approx(numpy_value(model, fixed), rel=1e-12, abs=1e-12)
+        assert numpy_value(model, x) != pytest.approx(numpy_value(model, fixed), rel=1e-9)  # the feature mattered
+
+
+def test_every_shipped_model_and_every_trained_one_is_seat_blind():
+    """Each game's seat-number feature (its place after the first player) has no weight in the model that ships
+    or that training writes, so `learned` is the same player in every seat."""
+    from playtest.train import train
+
+    for game in ("forks", "fool", "fair-enough", "fauch-fertig"):
+        sset = strategy_set(game)
+        model = np.asarray(shipped_model(game, sset.n_features))
+        assert seat_weights(model, sset.seat_feature) == [0.0] * max(1, int(model[2])), game
+    run = train("forks", simulate=api.simulate, seed=4, rounds=1, games=3, deals=4, design="tanh", hidden=3)
+    assert seat_weights(run.model, strategy_set("forks").seat_feature) == [0.0] * 3
+    assert seat_weights(run.rounds[0].model, strategy_set("forks").seat_feature) != [0.0] * 3  # as fitted
+
+
+def seat_weights(model, index):
+    """The input weights of feature ``index`` (one per hidden unit, or the linear weight)."""
+    kind, nf, nh = int(model[0]), int(model[1]), int(model[2])
+    if kind == LINEAR:
+        return [float(model[4 + index])]
+    return [float(w) for w in model[3:3 + nh * nf].reshape(nh, nf)[:, index]]
 
 
 def test_a_model_in_a_wider_parameter_row_reads_only_its_own_numbers():
