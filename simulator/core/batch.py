@@ -422,7 +422,9 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     stop : callable(frame) -> bool, optional
         Called after each chunk with its rows; True ends the run early
         (e.g. when every seat interval is narrow enough). Needs a source that
-        yields chunks in order.
+        yields chunks in order. A resumed run whose chunks on disk run from
+        the first without a gap first asks ``stop(None)``: True means those
+        chunks already meet the rule, and nothing more is played.
 
     Returns
     -------
@@ -464,8 +466,12 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
         manifest.update(chunks_done=len(done), games_done=games_done,
                         chunk_files={str(c): done[c] for c in sorted(done)})
 
+    todo = [c for c in range(spec.chunks) if c not in done]
+    if stop is not None and done and sorted(done) == list(range(len(done))) and stop(None):
+        todo = []   # a finished run resumed: the chunks on disk already meet the stop rule
+        manifest["stopped_early"] = True
     try:
-        for chunk, frame in source.frames(spec, [c for c in range(spec.chunks) if c not in done]):
+        for chunk, frame in source.frames(spec, todo):
             start, count = chunk_bounds(spec, chunk)
             if out is None:
                 frames[chunk] = frame

@@ -157,3 +157,16 @@ def test_until_ci_stops_when_intervals_are_narrow(tmp_path):
     report = json.loads(result.output)
     assert report["manifest"]["games_done"] < 400000
     assert max((s["win_hi"] - s["win_lo"]) / 2 for s in report["seats"]) < 0.01
+
+
+def test_resuming_a_run_that_met_its_until_ci_plays_nothing_more(tmp_path):
+    args = ("simulate", "forks", "--games", 400000, "--chunk-size", 20000, "--until-ci", 1, "--seed", 5,
+            "--out", tmp_path / "run")
+    assert invoke(*args).exit_code == 0
+    first = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert first["games_done"] < 400000 and first["stopped_early"]
+    result = invoke(*args, "--resume", "--json")
+    assert result.exit_code == 0, result.output
+    again = json.loads(result.output)["manifest"]
+    assert again["games_done"] == first["games_done"] and again["chunk_files"] == first["chunk_files"]
+    assert again["stopped_early"] and again["complete"]
