@@ -254,8 +254,9 @@ def is_search(model):
 
 
 def skilled_disagreement(changes):
-    """A sentence where the two skilled models, ``learned`` and a search (``mcts@N``), are adjacent in the study
-    and their first-seat edges differ (the step's paired interval excludes zero); None otherwise.
+    """``[sentence]`` where the two skilled models, ``learned`` and a search (``mcts@N``), are adjacent in the
+    study and their first-seat edges differ (the step's paired interval excludes zero), else ``[]``: a list
+    to join the other paragraphs, like ``verdict_sentences``.
 
     The study does not measure which of the two is the stronger (head to head it differs by game,
     ``docs/skill.md``), so such a step says that the edge depends on how skilled players play, not that it
@@ -264,11 +265,11 @@ def skilled_disagreement(changes):
     for r in changes.iter_rows(named=True):
         pair = {r["before"], r["after"]}
         if r["change"] != AGREE and LEARNED in pair and any(is_search(m) for m in pair):
-            return (f"The two skilled models disagree: from {r['before']} to {r['after']} the first seat's edge "
+            return [f"The two skilled models disagree: from {r['before']} to {r['after']} the first seat's edge "
                     f"moves by {_difference(r)}. This study does not measure which is the stronger (`playtest "
                     f"ladder` does), so the edge depends on how skilled players play, not only on skill: read it as "
-                    f"{r['before']}'s and {r['after']}'s answers, not one skilled answer.")
-    return None
+                    f"{r['before']}'s and {r['after']}'s answers, not one skilled answer."]
+    return []
 
 
 def verdict_sentences(edges):

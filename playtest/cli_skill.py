@@ -256,8 +256,7 @@ def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, p
     click.echo(wrap.fill("time: the wall time of each model's run, compiling included where it was the first to "
                          "need a kernel; play alone: " + ", ".join(f"{r['model']} "
                          f"{by_model_report.duration(r['play_seconds'])}" for r in edges.iter_rows(named=True))))
-    disagreement = by_model.skilled_disagreement(changes)
-    for paragraph in [by_model.sentence(edges, changes), *([disagreement] if disagreement else []),
+    for paragraph in [by_model.sentence(edges, changes), *by_model.skilled_disagreement(changes),
                       *by_model.verdict_sentences(edges)]:
         click.echo(wrap.fill(paragraph))
     click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))

@@ -99,8 +99,7 @@ def by_model_section(path, margin):
     manifest, edges, changes, first = read(path, margin)
     players = manifest["players"]
     tag = f"{slug(path.name)}-"
-    disagreement = by_model.skilled_disagreement(changes)
-    notes = ([disagreement] if disagreement else []) + by_model.verdict_sentences(edges) + [
+    notes = by_model.skilled_disagreement(changes) + by_model.verdict_sentences(edges) + [
         f"Tested: with one model in every seat, seats not rotated, the same seed (so the same deals) for every "
         f"model, each run played until every seat's 95% interval was within ±{points(manifest['precision'])} points "
         f"or {manifest['max_games']:,} games (marked \"cap\"). The first seat's edge is its win share minus the "

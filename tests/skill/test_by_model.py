@@ -128,19 +128,19 @@ def test_the_sentence_claims_a_trend_only_where_every_step_shows_it():
 
 def test_a_step_between_the_two_skilled_models_is_called_a_disagreement_not_a_trend():
     """Fair Enough's study of 5 December 2026 (docs/skill.md): `learned` +5.82, `mcts@256` +1.94, paired -4.04."""
-    disagree = by_model.skilled_disagreement(changes_frame([
+    (disagree,) = by_model.skilled_disagreement(changes_frame([
         ("random", "builder", -0.56, -2.3, 1.2, by_model.AGREE),
         ("builder", "learned", 4.92, 3.18, 6.66, "grows"),
         ("learned", "mcts@256", -4.04, -5.74, -2.33, "shrinks")]))
     assert disagree.startswith("The two skilled models disagree: from learned to mcts@256 the first seat's edge "
                                "moves by -4.04 points (-5.74 to -2.33)")
     assert by_model.skilled_disagreement(changes_frame([
-        ("learned", "mcts@256", -0.71, -2.38, 0.96, by_model.AGREE)])) is None
+        ("learned", "mcts@256", -0.71, -2.38, 0.96, by_model.AGREE)])) == []
     # a change between a heuristic and a skilled model is a step in skill, not a disagreement of skilled players
-    assert by_model.skilled_disagreement(changes_frame([("builder", "mcts@64", 4.0, 2.0, 6.0, "grows")])) is None
-    assert by_model.skilled_disagreement(changes_frame([("builder", "learned", 4.0, 2.0, 6.0, "grows")])) is None
+    assert by_model.skilled_disagreement(changes_frame([("builder", "mcts@64", 4.0, 2.0, 6.0, "grows")])) == []
+    assert by_model.skilled_disagreement(changes_frame([("builder", "learned", 4.0, 2.0, 6.0, "grows")])) == []
     assert by_model.skilled_disagreement(pl.DataFrame(schema={"before": pl.String, "after": pl.String,
-                                                              "change": pl.String})) is None
+                                                              "change": pl.String})) == []
 
 
 def test_default_models_follow_the_strategy_set():
