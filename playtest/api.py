@@ -1028,19 +1028,23 @@ def with_knob(override, players, knob, values):
     return table
 
 
-def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategies=("random",), rotate_seats=False,
-               variant="standard", setup=None, params=None, strategy_files=(), threads=None, margin=1.0, low=None,
-               high=None, step=None, on_evaluation=None):
-    """The per-seat ``knob`` values that bring every seat's edge inside ``margin`` (``analyses.compensate``):
-    each evaluation plays ``games`` games (deals, rotated) on ``seed``; the result is confirmed on a fresh seed.
+def compensate(game, *, players, knob="seat_bonus", games=None, max_games=None, seed=0, strategies=("random",),
+               rotate_seats=False, variant="standard", setup=None, params=None, strategy_files=(), threads=None,
+               margin=1.0, low=None, high=None, step=None, on_evaluation=None):
+    """The per-seat ``knob`` values that bring every seat's edge inside ``margin``, confirmed or refused on a
+    fresh seed (``analyses.compensate``). Each evaluation plays ``games`` games (deals, rotated) on ``seed``
+    (None: planned from the margin and the seat count, ``analyses.compensate.planned_games``); an
+    inconclusive confirmation plays more, up to ``max_games``. ``on_evaluation(stage, values, games)`` is
+    called before each evaluation.
 
     Returns
     -------
     Result
-        ``frame``: one row per seat (``seat``, ``value``, ``low``, ``high``: the knob's value and its interval,
-        None for seat 0, which is held); ``verdict``: the confirmed seat verdict with the compensation;
-        ``info["compensation"]``: the ``analyses.compensate.Compensation`` (its ``sentence()`` and
-        ``snippet()`` to paste); ``info["setup"]``: the setup table to pass to ``simulate``.
+        ``frame``: one row per seat (``seat``, ``value``, ``low``, ``high``: the knob's value and its interval
+        on the confirmation deals, None for seat 0, which is held); ``verdict``: the confirmation's seat
+        verdict; ``info["compensation"]``: the ``analyses.compensate.Compensation`` (``confirmed``,
+        ``sentence()``, ``snippet()``); ``info["setup"]``: the setup table with the values (write it only
+        when ``confirmed``).
 
     Examples
     --------
@@ -1051,22 +1055,26 @@ def compensate(game, *, players, knob="seat_bonus", games=4000, seed=0, strategi
     True
     """
     from analyses.compensate import compensate as solve
-    from analyses.moments import seat_moments
 
     override, start = knob_row(game, players, knob, variant, setup)
-    check(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant, setup=override,
-          params=params, strategy_files=strategy_files, rotate_seats=rotate_seats)
+    check(game, players=players, seed=seed, games=games or 1, strategies=strategies, variant=variant,
+          setup=override, params=params, strategy_files=strategy_files, rotate_seats=rotate_seats)
+    labels = {}
 
-    def evaluate(values, run_seed):
-        run = simulate(game, players=players, games=games, seed=run_seed, strategies=strategies, variant=variant,
+    def evaluate(values, run_seed, count):
+        from analyses.moments import seat_moments
+        from analyses.verdict import lineup, player_model
+
+        run = simulate(game, players=players, games=count, seed=run_seed, strategies=strategies, variant=variant,
                        setup=with_knob(override, players, knob, values), params=params,
                        strategy_files=strategy_files, rotate_seats=rotate_seats, threads=threads)
-        if on_evaluation is not None:
-            on_evaluation(values, run_seed)
+        if not labels:
+            names, subject = lineup(run.scan())
+            labels.update(strategies=names, subject=subject, model=player_model(run.scan()))
         return seat_moments(run.scan())
 
     found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
-                  margin=margin)
+                  margin=margin, games=games, max_games=max_games, progress=on_evaluation, labels=labels)
     frame = pl.DataFrame({"seat": list(range(players)), "value": [float(v) for v in found.values],
                           "low": found.low, "high": found.high},
                          schema={"seat": pl.Int64, "value": pl.Float64, "low": pl.Float64, "high": pl.Float64})
@@ -1102,7 +1110,7 @@ def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rota
 
 def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
           variant="standard", setup=None, params=None, strategy_files=(), threads=None, names=None, resume=False,
-          on_table=None, backend="local", scheduler=None, workers=None):
+          on_table=None, backend="local", scheduler=None, workers=None, measure="win share"):
     """Which card matters (``analyses.cards``): the default table and each table without a card (or the
     ``names`` given; see ``card_plan``) are played on the same seed and deals into the directory ``out`` (None:
     a scratch directory, deleted after; ``resume`` continues an interrupted one); the "who holds it" rows come
@@ -1116,8 +1124,9 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     Result
         ``frame``: one row per card and measure, clearest card first (``card``, ``measure``, ``effect``,
         ``low``, ``high``, ``kind``: causal or observational); ``info``: ``effects`` (``{card:
-        [CardEffect]}``), ``meanings`` (``{card: what the row means}``) and ``unplayable`` (``{card: why that
-        table cannot be played}``); ``dir``: ``out`` (None: nothing kept).
+        [CardEffect]}``), ``meanings`` (``{card: what the row means}``), ``unplayable`` (``{card: why that
+        table cannot be played}``) and ``ranking`` (the cards ranked by the size of their effect on ``measure``,
+        ``analyses.cards.ranking``: ``[CardEffect]``); ``dir``: ``out`` (None: nothing kept).
 
     Examples
     --------
@@ -1132,6 +1141,7 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     from analyses import cards as card_effects
     from analyses.compare import CompareError
 
+    card_effects.check_measure(measure)
     chosen, holding, options = card_plan(game, players=players, games=games, seed=seed, strategies=strategies,
                                          rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
                                          strategy_files=strategy_files, names=names)
@@ -1155,7 +1165,8 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
         effects[row.card] = [row]
         meanings[row.card] = kinds[row.card]
     return Result(card_effects.frame(effects), dir=None if out is None else Path(out),
-                  info={"effects": effects, "meanings": meanings, "unplayable": unplayable})
+                  info={"effects": effects, "meanings": meanings, "unplayable": unplayable,
+                        "ranking": card_effects.ranking(effects, measure)})
 
 
 def search_gain(games, *, deals=100, seed=1, threads=1, budget=None, param=None, baseline=None,

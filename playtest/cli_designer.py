@@ -11,14 +11,15 @@ code 2, nothing written.
 
 import json
 import tempfile
+import textwrap
 from pathlib import Path
 
 import click
 
 from analyses import survey as surveys
-from analyses.compensate import CONFIRM_OFFSET
+from analyses.compensate import CONFIRM_OFFSET, MAX_FACTOR
 from analyses.verdict import DEFAULT_MARGIN
-from playtest import api
+from playtest import api, terminal
 from playtest.cli import interrupted, run_arguments
 from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
 from reports.section import compact_toml
@@ -36,9 +37,14 @@ def lineup_options(strategy_help):
             click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                          help=strategy_help),
             click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies."),
-            click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path()),
-            click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,..."),
-            click.option("--variant", default="standard", show_default=True),
+            click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
+                         help="A Python file defining your own strategy (see README); its NAME can then be used "
+                              "with --strategy."),
+            click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
+                         help="Replace the parameter vector of a seated strategy (as many values as its default), "
+                              "e.g. --param hedger=0.8."),
+            click.option("--variant", default="standard", show_default=True,
+                         help="Rules variant (see `playtest games`)."),
             click.option("--setup", type=click.Path(dir_okay=False), default=None,
                          help="TOML file over the setup table.")]):
             f = option(f)
@@ -131,7 +137,6 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished counts are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
-        sentence = surveys.recommendation(summary.to_dicts(), margin)
         report = None
         if out is not None and make_report:
             from reports.build import write_report
@@ -140,11 +145,14 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
     if as_json:
         click.echo(json.dumps([surveys.json_row(r) for r in summary.to_dicts()], indent=2))
         return
-    for line in surveys.table_lines(summary):
-        click.echo(line)
-    click.echo(sentence)
-    if report is not None:
-        click.echo(str(report))
+    rows = summary.to_dicts()
+    terminal.echo(surveys.answer(rows, margin))
+    console = terminal.console()
+    for table in surveys.tables(summary, console.width):
+        console.print(table)
+    for line in (surveys.details(rows), str(report) if report is not None else ""):
+        if line:
+            terminal.echo(line)
 
 
 def _lineup(strategies, players, rotate_seats):
@@ -163,8 +171,12 @@ def _lineup(strategies, players, rotate_seats):
 @click.option("--knob", default="seat_bonus", show_default=True,
               help="The per-seat key of the [players.N] row to solve for (seat_bonus, or e.g. start_coins in "
                    "fauch-fertig).")
-@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
-              help="Games (deals, with --rotate-seats) per evaluation and for the confirmation.")
+@click.option("--games", "-n", type=click.IntRange(min=100), default=None,
+              help="Games (deals, with --rotate-seats) per evaluation [default: planned from --margin and the seat "
+                   "count, so that an even game reads balanced 4 times in 5].")
+@click.option("--max-games", type=click.IntRange(min=100), default=None,
+              help=f"Most games the confirmation plays while it is inconclusive (it doubles) [default: "
+                   f"{MAX_FACTOR} x --games].")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED - CONFIRM_OFFSET), default=0, show_default=True,
               help=f"Search seed; the confirmation plays seed + {CONFIRM_OFFSET:,}.")
 @lineup_options("Strategy name; once for every seat, or once per seat.")
@@ -178,41 +190,105 @@ def _lineup(strategies, players, rotate_seats):
 @click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
               help="Balanced means every seat's edge is within ± this many percentage points.")
 @click.option("--out", "-o", type=OutputPath(dir_okay=False), default=None,
-              help="Write the compensated setup table (a FILE.toml that simulate --setup accepts).")
+              help="Write the compensated setup table (a FILE.toml that simulate --setup accepts), only when the "
+                   "confirmation calls it balanced.")
+@click.option("--write-unconfirmed", is_flag=True,
+              help="With --out, write the best candidate even when it is not confirmed (marked unconfirmed in "
+                   "the file).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def compensate(game, players, knob, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup,
-               low, high, step, threads, margin, out, as_json):
+def compensate(game, players, knob, games, max_games, seed, strategies, rotate_seats, strategy_files, params,
+               variant, setup, low, high, step, threads, margin, out, write_unconfirmed, as_json):
     """Find the per-seat compensation (points added to each seat's final score, or a per-seat knob such as
-    start_coins) that brings every seat's edge inside the margin, confirmed on a fresh seed."""
+    start_coins) that brings every seat's edge inside the margin, and confirm or refuse it on a fresh seed."""
     if out is not None:
         _check_toml_out(out)
+    if write_unconfirmed and out is None:
+        raise RunError("--write-unconfirmed needs --out FILE.toml")
     if low is not None and high is not None and low >= high:
         raise RunError(f"--low {low:g} must be below --high {high:g}")
     if knob != "seat_bonus" and step is not None and step != round(step):
         raise RunError(f"--step {step:g}: {knob} takes whole numbers")
+    if games is not None and max_games is not None and max_games < games:
+        raise RunError(f"--max-games {max_games:,} must be at least --games {games:,}")
     args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
     args.pop("seed")
-
-    def progress(values, run_seed):
-        if not as_json:
-            stage = "confirm" if run_seed != seed else "search"
-            click.echo(f"{stage}: {knob} = [{', '.join(f'{v:g}' for v in values)}]", err=True)
-
-    result = api.compensate(game, knob=knob, games=games, seed=seed, threads=threads, margin=margin, low=low,
-                            high=high, step=step, on_evaluation=progress, **args)
+    with Progress(quiet=as_json) as progress:
+        result = api.compensate(game, knob=knob, games=games, max_games=max_games, seed=seed, threads=threads,
+                                margin=margin, low=low, high=high, step=step, on_evaluation=progress, **args)
     found, table = result.info["compensation"], result.info["setup"]
-    if out is not None:
-        Path(out).write_text(f"# playtest compensate {game} --players {players} --knob {knob} --seed {seed}\n"
-                             + compact_toml(table))
+    written = out is not None and (found.confirmed or write_unconfirmed)
+    if written:
+        head = f"# playtest compensate {game} --players {players} --knob {knob} --seed {seed}\n"
+        if not found.confirmed:
+            head += "".join(f"# {line}\n" for line in textwrap.wrap(f"UNCONFIRMED: {found.sentence()}", 78))
+        Path(out).write_text(head + compact_toml(table))
     if as_json:
-        click.echo(json.dumps({**found.to_dict(), "out": out}, indent=2))
+        click.echo(json.dumps({**found.to_dict(), "out": out if written else None}, indent=2))
         return
-    click.echo(found.sentence())
-    click.echo(f"searched on seed {seed} ({found.evaluations} evaluations of {games:,} games); setup-table lines "
-               f"to paste:")
-    click.echo(found.snippet(), nl=False)
-    if out is not None:
-        click.echo(f"written to {out} (use it with --setup {out})")
+    terminal.echo(found.sentence())
+    terminal.console().print(compensation_table(found))
+    terminal.echo(f"Confirmation: {found.verdict.sentence()}")
+    terminal.echo(f"Searched on seed {seed}: {found.evaluations} evaluations, {found.games:,} games each.")
+    if found.confirmed:
+        terminal.echo("Setup-table lines to paste:")
+        click.echo(found.snippet(), nl=False)
+    if written:
+        terminal.echo(f"Written to {out} (use it with --setup {out})"
+                      + ("" if found.confirmed else "; marked unconfirmed inside the file."))
+    elif out is not None:
+        terminal.echo(f"Nothing written to {out}: no compensation was confirmed (--write-unconfirmed writes the "
+                      f"candidate, marked unconfirmed).")
+
+
+def compensation_table(found):
+    """The per-seat rich table of a ``Compensation``: value, its interval, and the edge on the confirmation
+    deals, all columns wrapping to the terminal's width."""
+    from rich.table import Table
+
+    unit = found.unit or "value"
+    table = Table(title=None, show_edge=False, pad_edge=False)
+    table.add_column("seat", justify="right", no_wrap=True)
+    table.add_column(f"{found.knob} ({unit})", justify="right")
+    table.add_column("95% interval, fresh deals (test inversion)", justify="right")
+    table.add_column("edge, points, fresh deals (sim. 95%)", justify="right")
+    for row in found.rows():
+        table.add_row(str(row["seat"]), row["value"], row["interval"], row["edge"])
+    return table
+
+
+class Progress:
+    """``on_evaluation`` of ``compensate``: one updating status line in a terminal (rich), and in a log one line
+    per stage or game count ("search", "confirm", "interval"), so a long search prints a few lines."""
+
+    def __init__(self, quiet=False):
+        self.quiet, self.status, self.last, self.count = quiet, None, None, 0
+
+    def __enter__(self):
+        err = terminal.console(err=True)
+        if not self.quiet and err.is_terminal:
+            self.status = err.status("compensate: starting")
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.status is not None:
+            self.status.__exit__(*exc)
+        return False
+
+    def __call__(self, stage, values, games):
+        if self.quiet:
+            return
+        self.count += 1
+        shown = ", ".join(f"{v:g}" for v in values)
+        if self.status is not None:
+            self.status.update(f"{STAGES[stage]} (evaluation {self.count}, {games:,} games): [{shown}]")
+        elif (stage, games) != self.last:
+            terminal.echo(f"{STAGES[stage]}: {games:,} games per evaluation", err=True)
+        self.last = (stage, games)
+
+
+STAGES = {"search": "searching on the search deals", "confirm": "confirming on fresh deals",
+          "interval": "each seat's interval on the fresh deals"}
 
 
 def _check_toml_out(out):
@@ -241,13 +317,17 @@ def _check_toml_out(out):
 @click.option("--resume", is_flag=True, help="Continue an interrupted cards run in --out.")
 @click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
 @backend_options
+@click.option("--measure", type=click.Choice(["win share", "first seat edge", "largest seat edge", "mean rounds",
+                                              "mean score spread"]), default="win share", show_default=True,
+              help="What the opening table ranks the cards by: the win share of the seats holding a card minus "
+                   "the others' (dealt: causal; played or bought: an association), or what removing it changes.")
 @click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
               help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a list of {card, measure, effect, low, high, kind, meaning} as JSON (kind: causal, "
                    "observational, or not playable with the reason as its meaning).")
 def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out,
-          force, resume, threads, backend, scheduler, workers, report, as_json):
+          force, resume, threads, backend, scheduler, workers, measure, report, as_json):
     """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
     in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals;
     and who holds it: the win share of the seats dealt (causal) or playing (observational) a card."""
@@ -295,13 +375,13 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
     except card_effects.CardError as exc:
         raise RunError(str(exc)) from None
     effects, meanings, unplayable = (found.info[k] for k in ("effects", "meanings", "unplayable"))
-    sentences = card_effects.outlier_sentences(effects, meanings)
+    sentences = card_effects.outlier_sentences(effects, meanings, measure)
     if report is not None:
         from reports.build import render
         from reports.cards_report import cards_section
 
         section = cards_section(f"{game_registry.get(game).title}: which card matters ({args['players']} players)",
-                                effects, meanings, unplayable)
+                                effects, meanings, unplayable, measure)
         render([section], report, title=section.title, source=f"playtest cards {game}")
     if as_json:
         rows = [{**r, "meaning": meanings.get(r["card"])} for r in card_effects.frame(effects).to_dicts()]
@@ -309,12 +389,29 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                   "meaning": why} for card, why in unplayable.items()]
         click.echo(json.dumps(rows, indent=2))
         return
-    for card in card_effects.ranked(effects):
-        for r in effects[card]:
-            click.echo(f"{card:>24}  {r.measure:<18} {r.effect:+8.2f}  ({r.low:+.2f} to {r.high:+.2f})  {r.kind}")
+    terminal.console().print(ranking_table(effects, measure))
     for card, why in unplayable.items():
-        click.echo(f"{card:>24}  not playable without it: {why}")
+        terminal.echo(f"{card}: not playable without it: {why}")
     for line in sentences:
-        click.echo(line)
+        terminal.echo(line)
     if report is not None:
-        click.echo(report)
+        terminal.echo(str(report))
+
+
+def ranking_table(effects, measure):
+    """The rich table ``cards`` opens with: every card ranked by the size of its effect on ``measure``, its
+    corrected interval and whether the effect is causal or an association; cells wrap to the width."""
+    from rich.table import Table
+
+    from analyses import cards as card_effects
+
+    rows = card_effects.ranking_rows(effects, measure)
+    table = Table(title=card_effects.ranking_title(measure), title_justify="left", show_edge=False, pad_edge=False)
+    for name, justify in (("rank", "right"), ("card", "left"), ("effect", "right"),
+                          ("corrected 95% interval", "right"), ("causal or association", "left")):
+        table.add_column(name, justify=justify, overflow="fold")
+    for r in rows:
+        table.add_row(str(r["rank"]), r["card"], r["effect"], r["interval"], r["evidence"])
+    if not rows:
+        table.add_row("-", f"no card has a {measure} row", "", "", "")
+    return table
