@@ -6,11 +6,15 @@ the verdict at the margin, the largest seat edge with its simultaneous 95%
 interval, game length, spread, close games and tie rate with their
 intervals) plus the first seat's edge with its simultaneous interval and the
 mean lead changes per game (``analyses.comeback``) when the engine records
-its leaders. ``recommendation(rows, margin)`` turns the rows into one
-sentence that says only what the intervals show.
+its leaders. ``recommendation(rows, margin)`` turns the rows into sentences
+that say only what the intervals show, the plain answer first: which counts
+are balanced within the margin (``balanced_counts``) or, when none is, that
+none is and which count comes closest (``closest``).
 
-A survey directory holds ``survey.json`` (options, rows, recommendation),
-``summary.csv`` and ``runs/``; ``resume`` continues the runs left unfinished.
+A survey directory holds ``survey.json`` (options, rows, ``balanced_counts``,
+``closest``, recommendation), ``summary.csv`` and ``runs/``; ``resume``
+continues the runs left unfinished. The files carry edges in points
+(``analyses.units``).
 """
 
 import json
@@ -18,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses import comeback
+from analyses import comeback, units
 from analyses.runs import MANIFEST as RUN_MANIFEST, open_run
 from analyses.sweep import summarise
 from analyses.verdict import DEFAULT_MARGIN, points, seat_verdict
@@ -43,7 +47,7 @@ def summarise_count(seats, players, margin=DEFAULT_MARGIN, manifest=None):
         if first.lo > margin or first.hi < -margin:  # the first seat is beyond the margin too: name it
             big = first
         row.update(first_seat_edge_lo=first.lo / 100, first_seat_edge_hi=first.hi / 100,
-                   shown_seat=big.seat, shown_edge=big.edge / 100, shown_lo=big.lo / 100, shown_hi=big.hi / 100,
+                   shown_seat=big.seat, shown_edge=big.edge / 100, shown_edge_lo=big.lo / 100, shown_edge_hi=big.hi / 100,
                    games_needed=verdict.games_needed)
     changes = next((r for r in comeback.feel_rows(seats) if r[0] == "lead changes per game"), None)
     if changes is not None:
@@ -73,11 +77,14 @@ def survey(simulate, game, counts, out, *, games=DEFAULT_GAMES, margin=DEFAULT_M
         run = open_run(run_dir)
         rows.append({**summarise_count(run.seats, players, margin, run.manifest), "run": f"runs/{run_name(players)}"})
     summary = pl.DataFrame(rows, infer_schema_length=None)
-    summary.write_csv(out / SUMMARY)
+    on_file = units.to_file(summary)
+    on_file.write_csv(out / SUMMARY)
     shown = {k: v for k, v in options.items() if k != "threads"}
+    found = summary.to_dicts()
     (out / MANIFEST).write_text(json.dumps({
         "game": game, "counts": list(counts), "games": games, "margin": margin, "options": shown,
-        "recommendation": recommendation(summary.to_dicts(), margin), "rows": summary.to_dicts(),
+        "balanced_counts": balanced_counts(found), "closest": closest(found),
+        "recommendation": recommendation(found, margin), "rows": on_file.to_dicts(),
     }, indent=2, default=str) + "\n")
     return summary
 
@@ -89,7 +96,7 @@ def is_survey(path):
 def load(path):
     """``(manifest, summary)`` of a survey directory."""
     path = Path(path)
-    return json.loads((path / MANIFEST).read_text()), pl.read_csv(path / SUMMARY)
+    return json.loads((path / MANIFEST).read_text()), units.from_file(pl.read_csv(path / SUMMARY))
 
 
 def count_list(counts):
@@ -108,9 +115,44 @@ def _seat_words(seat):
     return "the first player" if seat == 0 else f"seat {seat}"
 
 
+def balanced_counts(rows):
+    """The player counts whose verdict is balanced within the margin, in order."""
+    return [r["players"] for r in rows if r.get("verdict") == "balanced"]
+
+
+def closest(rows):
+    """The count whose largest seat edge is smallest: ``{players, largest_edge_points, low_points,
+    high_points}`` (its simultaneous 95% interval), or None when no count has an edge."""
+    judged = [r for r in rows if r.get("max_edge") is not None and r.get("max_edge_lo") is not None]
+    if not judged:
+        return None
+    best = min(judged, key=lambda r: (r["max_edge"], r["max_edge_hi"]))
+    return {"players": best["players"], "largest_edge_points": 100 * best["max_edge"],
+            "low_points": 100 * best["max_edge_lo"], "high_points": 100 * best["max_edge_hi"]}
+
+
+def answer(rows, margin=DEFAULT_MARGIN):
+    """The plain answer: which counts are balanced within ±``margin`` points, or that none is and which
+    count comes closest (its largest edge with its simultaneous interval)."""
+    balanced = balanced_counts(rows)
+    if balanced:
+        return f"Balanced within ±{points(margin)} points at {count_list(balanced)} players."
+    near = closest(rows)
+    if near is None:
+        return "No player count could be judged."
+    return (f"No player count is balanced within ±{points(margin)} points; the closest is {near['players']} "
+            f"players, whose largest seat edge is {near['largest_edge_points']:.1f} points "
+            f"({near['low_points']:.1f} to {near['high_points']:.1f}).")
+
+
 def recommendation(rows, margin=DEFAULT_MARGIN):
-    """One sentence from the survey rows (dicts, shares): which counts are balanced within ±``margin`` points,
-    which are not and by how much (the interval of the seat beyond the margin), which are inconclusive.
+    """The sentences from the survey rows (dicts, shares): ``answer``, then ``details``."""
+    return " ".join(part for part in (answer(rows, margin), details(rows)) if part)
+
+
+def details(rows):
+    """Which counts are not balanced and by how much (the interval of the seat beyond the margin), which
+    are inconclusive: one sentence ("" when every count is balanced).
 
     It says only what the simultaneous intervals show: "balanced" needs every
     seat's interval inside the margin, "favoured by a to b points" quotes the
@@ -119,11 +161,8 @@ def recommendation(rows, margin=DEFAULT_MARGIN):
     by_kind = {kind: [r for r in rows if r.get("verdict") == kind] for kind in ("balanced", "unbalanced",
                                                                                  "inconclusive")}
     parts = []
-    if by_kind["balanced"]:
-        counts = [r["players"] for r in by_kind["balanced"]]
-        parts.append(f"balanced within ±{points(margin)} points at {count_list(counts)} players")
     for r in by_kind["unbalanced"]:
-        lo, hi = 100 * r["shown_lo"], 100 * r["shown_hi"]
+        lo, hi = 100 * r["shown_edge_lo"], 100 * r["shown_edge_hi"]
         how = f"favoured by {lo:.1f} to {hi:.1f} points" if lo > 0 else f"behind by {-hi:.1f} to {-lo:.1f} points"
         parts.append(f"at {r['players']} players {_seat_words(r['shown_seat'])} is {how}")
     if by_kind["inconclusive"]:
@@ -134,9 +173,9 @@ def recommendation(rows, margin=DEFAULT_MARGIN):
             more = f" (up to about {int(max(needed)):,} games per count would settle it)"
         parts.append(f"inconclusive at {count_list(counts)} players{more}")
     if not parts:
-        return "No player count could be judged."
+        return ""
     sentence = "; ".join(parts)
-    return sentence[0].upper() + sentence[1:] + "."
+    return f"{sentence[0].upper()}{sentence[1:]}."
 
 
 def _interval(row, name, scale=100.0):
@@ -164,7 +203,7 @@ def _cell(row, name, scale=1.0, digits=2, signed=False):
 
 
 SHOWN = (("players", "players", None), ("verdict", "verdict", None),
-         ("first seat edge, points (sim. 95%)", "first_seat_edge", dict(scale=100, signed=True)),
+         ("first seat's edge, points (sim. 95%)", "first_seat_edge", dict(scale=100, signed=True)),
          ("largest edge, points (sim. 95%)", "max_edge", dict(scale=100)),
          ("mean rounds (95%)", "mean_rounds", dict()),
          ("close games % (95%)", "close_games", dict(scale=100, digits=1)),
@@ -172,12 +211,35 @@ SHOWN = (("players", "players", None), ("verdict", "verdict", None),
          ("lead changes (95%)", "mean_lead_changes", dict()))
 
 
-def table_lines(summary):
-    """The survey table as aligned text lines, one row per player count (columns with no figure left out)."""
-    rows = summary.to_dicts()
+EDGES = ("players", "verdict", "first_seat_edge", "max_edge")   # the first table when one does not fit
+
+
+def tables(summary, width):
+    """The survey as rich ``Table``s that fit ``width`` columns, one row per player count (columns with no
+    figure left out): one table when it fits, else the edges (players, verdict, first seat's and largest
+    edge) and the game feel (players and the rest) in two; cells wrap at spaces if still too wide."""
     columns = [(title, name, fmt) for title, name, fmt in SHOWN if name in summary.columns]
-    cells = [[title for title, _, _ in columns]]
-    for r in rows:
-        cells.append([str(r[name]) if fmt is None else _cell(r, name, **fmt) for _, name, fmt in columns])
-    widths = [max(len(c[i]) for c in cells) for i in range(len(columns))]
-    return ["  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in cells]
+    rows = summary.to_dicts()
+    cells = {name: [str(r[name]) if fmt is None else _cell(r, name, **fmt) for r in rows]
+             for _, name, fmt in columns}
+
+    def natural(title, name):
+        return max([len(c) for c in cells[name]] + [max(len(w) for w in title.split())])
+
+    if sum(natural(t, n) for t, n, _ in columns) + 3 * (len(columns) - 1) <= width:
+        parts = [columns]
+    else:
+        parts = [[c for c in columns if c[1] in EDGES], [c for c in columns if c[1] == "players" or
+                                                        c[1] not in EDGES]]
+    return [_table(part, cells, len(rows)) for part in parts if len(part) > 1]
+
+
+def _table(columns, cells, count):
+    from rich.table import Table
+
+    shown = Table(show_edge=False, pad_edge=False)
+    for title, name, _ in columns:
+        shown.add_column(title, justify="right", no_wrap=name in ("players", "verdict"))
+    for i in range(count):
+        shown.add_row(*[cells[name][i] for _, name, _ in columns])
+    return shown

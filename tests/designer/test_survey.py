@@ -5,7 +5,7 @@ import json
 import numpy as np
 import polars as pl
 
-from analyses.survey import count_list, recommendation, summarise_count
+from analyses.survey import balanced_counts, closest, count_list, recommendation, summarise_count
 from cli_support import invoke, same_figures
 
 COLUMNS = ["game", "seat", "strategy", "score", "rank", "win", "players", "rounds"]
@@ -35,22 +35,36 @@ def test_a_planted_first_seat_edge_is_found_and_its_interval_covers_the_truth():
 def test_the_recommendation_follows_from_the_intervals():
     rows = [summarise_count(planted_frame(3, 0.43), 3, 3.0), summarise_count(planted_frame(4, 0.25, seed=7), 4, 3.0),
             summarise_count(planted_frame(5, 0.20, seed=8), 5, 3.0)]
-    assert rows[0]["shown_seat"] == 0 and rows[0]["shown_lo"] < 0.43 - 1 / 3 < rows[0]["shown_hi"]
-    lo, hi = 100 * rows[0]["shown_lo"], 100 * rows[0]["shown_hi"]
-    assert recommendation(rows, 3.0) == (f"Balanced within ±3.0 points at 4-5 players; at 3 players the first "
+    assert rows[0]["shown_seat"] == 0 and rows[0]["shown_edge_lo"] < 0.43 - 1 / 3 < rows[0]["shown_edge_hi"]
+    lo, hi = 100 * rows[0]["shown_edge_lo"], 100 * rows[0]["shown_edge_hi"]
+    assert recommendation(rows, 3.0) == (f"Balanced within ±3.0 points at 4-5 players. At 3 players the first "
                                          f"player is favoured by {lo:.1f} to {hi:.1f} points.")
 
 
 def test_recommendation_words_for_each_kind():
-    rows = [{"players": 2, "verdict": "unbalanced", "shown_seat": 0, "shown_lo": 0.04, "shown_hi": 0.07},
+    rows = [{"players": 2, "verdict": "unbalanced", "shown_seat": 0, "shown_edge_lo": 0.04, "shown_edge_hi": 0.07},
             {"players": 3, "verdict": "balanced"}, {"players": 4, "verdict": "balanced"},
-            {"players": 5, "verdict": "unbalanced", "shown_seat": 4, "shown_lo": -0.05, "shown_hi": -0.02},
+            {"players": 5, "verdict": "unbalanced", "shown_seat": 4, "shown_edge_lo": -0.05, "shown_edge_hi": -0.02},
             {"players": 6, "verdict": "inconclusive", "games_needed": 12_000}]
-    assert recommendation(rows, 1.0) == ("Balanced within ±1.0 points at 3-4 players; at 2 players the first "
+    assert recommendation(rows, 1.0) == ("Balanced within ±1.0 points at 3-4 players. At 2 players the first "
                                          "player is favoured by 4.0 to 7.0 points; at 5 players seat 4 is behind "
                                          "by 2.0 to 5.0 points; inconclusive at 6 players (up to about 12,000 "
                                          "games per count would settle it).")
     assert count_list([2, 3, 4, 6, 8, 9]) == "2-4, 6 and 8-9"
+
+
+def test_when_no_count_is_balanced_the_answer_says_so_and_names_the_closest():
+    rows = [summarise_count(planted_frame(2, 0.60), 2), summarise_count(planted_frame(3, 0.40, seed=6), 3),
+            summarise_count(planted_frame(4, 0.35, seed=7), 4)]
+    assert [r["verdict"] for r in rows] == ["unbalanced"] * 3 and balanced_counts(rows) == []
+    near = closest(rows)
+    assert near["players"] == 3 and near["low_points"] < 100 * (0.40 - 1 / 3) < near["high_points"]
+    assert recommendation(rows).startswith(
+        f"No player count is balanced within ±1.0 points; the closest is 3 players, whose largest seat edge is "
+        f"{near['largest_edge_points']:.1f} points ({near['low_points']:.1f} to {near['high_points']:.1f}). At 2 "
+        f"players the first player is favoured by")
+    fair = summarise_count(planted_frame(3, 1 / 3, seed=6), 3, margin=3.0)
+    assert balanced_counts([rows[0], fair]) == [3] and closest([rows[0], fair])["players"] == 3
 
 
 def test_survey_end_to_end_json_report_and_resume(tmp_path):
@@ -65,7 +79,14 @@ def test_survey_end_to_end_json_report_and_resume(tmp_path):
         assert c["largest_edge"]["low"] <= c["largest_edge"]["estimate"] <= c["largest_edge"]["high"]
         assert c["first_seat_edge"]["low"] <= c["first_seat_edge"]["estimate"] <= c["first_seat_edge"]["high"]
         assert c["feel"]["mean_rounds"]["estimate"] == 4.0  # two or three players: four rounds (Forks rules)
-    assert json.loads((out / "survey.json").read_text())["recommendation"].endswith(".")
+    written = json.loads((out / "survey.json").read_text())
+    assert written["recommendation"].endswith(".") and written["closest"]["players"] in (2, 3)
+    assert written["balanced_counts"] == [c["players"] for c in result if c["verdict"] == "balanced"]
+    assert written["rows"][0]["max_edge_points"] == result[0]["largest_edge"]["estimate"]
+    shown = invoke("survey", "forks", "--players", "2,3", "-n", 300, "-s", "greedy", "--threads", 1)
+    lines = shown.stdout.splitlines()
+    assert shown.exit_code == 0 and " ".join(lines).startswith(written["recommendation"].split(". ")[0])
+    assert max(len(line) for line in lines) <= 80 and "verdict" in shown.stdout
     assert (out / "report.html").is_file() and (out / "runs" / "p3" / "manifest.json").is_file()
     again = invoke("survey", "forks", "--players", "2,3", "-n", 300, "-s", "greedy", "--threads", 1, "--out", out,
                    "--resume", "--json", "--no-report")
