@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analyses import feel
+from analyses import feel, units
 from analyses.runs import open_run
 from analyses.moments import seat_moments
 from analyses.verdict import DEFAULT_MARGIN, decide, lineup, points, simultaneous_edges
@@ -290,7 +290,7 @@ def sweep(simulate, game, grid, out, search=False, force=False, unplayable=(), m
     else:
         _, confirm, pick = race(player, [index for index, _ in configs], games)
     summary = _mark_confirmation(pl.DataFrame(player.rows, infer_schema_length=None), confirm, pick)
-    summary.write_csv(out / SUMMARY)
+    units.to_file(summary).write_csv(out / SUMMARY)
     (out / MANIFEST).write_text(json.dumps({
         "game": game, "mode": "search" if search else "grid", "options": options, "margin": margin,
         "confirm_seed": int(options.get("seed", 0)) + CONFIRM_SEED_OFFSET if search else None,
@@ -306,7 +306,7 @@ def is_sweep(path):
 def load(path):
     """``(manifest, summary)`` of a sweep directory."""
     path = Path(path)
-    return json.loads((path / MANIFEST).read_text()), pl.read_csv(path / SUMMARY)
+    return json.loads((path / MANIFEST).read_text()), units.from_file(pl.read_csv(path / SUMMARY))
 
 
 def best(summary):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import jinja2
 
-from analyses import by_model, ladder, survey, sweep, tournament
+from analyses import by_model, ladder, survey, sweep, tournament, units
 from analyses.runs import NotARun, is_run
 from analyses.verdict import DEFAULT_MARGIN
 from reports import by_model_report, ladder_report, run_report, survey_report, sweep_report, tournament_report
@@ -102,7 +102,7 @@ def render(parts, out, fmt="html", *, title, source, notes=()):
     images = {}
     for part in _walk(parts):
         for fig in part.figures:
-            fig.data.write_csv(data_dir / f"{fig.name}.csv")
+            units.to_file(fig.data).write_csv(data_dir / f"{fig.name}.csv")
             png = fig.png()
             width = round(_png_width(png) * 96 / 200)
             if fmt == "md":
@@ -112,7 +112,7 @@ def render(parts, out, fmt="html", *, title, source, notes=()):
                 images[fig.name] = ("data:image/png;base64," + base64.b64encode(png).decode("ascii"), width)
         for table in part.tables:
             if table.name and table.data is not None:
-                table.data.write_csv(data_dir / f"{table.name}.csv")
+                units.to_file(table.data).write_csv(data_dir / f"{table.name}.csv")
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=fmt == "html",
                              trim_blocks=True, lstrip_blocks=True)
     page = env.get_template(f"report.{fmt}.j2").render(

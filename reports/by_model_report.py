@@ -27,6 +27,12 @@ def duration(seconds):
     return f"{seconds / 60:.1f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
 
+# the data files' names: the edges and differences are in points
+EDGE_POINTS = {"first_seat_edge": "first_seat_edge_points", "low": "first_seat_edge_points_low",
+               "high": "first_seat_edge_points_high"}
+STEP_POINTS = {"difference": "difference_points", "low": "difference_points_low", "high": "difference_points_high"}
+
+
 def edge_text(row):
     """``"+1.84 (+0.91 to +2.77)"``: a row's first-seat edge and 95% interval, in points."""
     return f"{row['first_seat_edge']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f})"
@@ -49,12 +55,12 @@ def first_seat_figure(name, edges, margin):
     return figures.Figure(name, "The first seat's win share minus the fair share, in percentage points, with "
                                 "the model named on the left in every seat (seats not rotated), 95% intervals "
                                 f"over games; 0 is a fair first seat, the grey band the ±{margin:g}-point margin.",
-                          fig, edges.select("model", "first_seat_edge", "low", "high"))
+                          fig, edges.select("model", "first_seat_edge", "low", "high").rename(EDGE_POINTS))
 
 
 def models_table(edges, margin, tag):
     """The table by model: first-seat edge (95%), seat verdict at ±``margin``, games and wall time."""
-    return Table.of("First-seat edge and seat verdict by player model", edges, f"{tag}by-model", {
+    table = Table.of("First-seat edge and seat verdict by player model", edges, f"{tag}by-model", {
         "Model (every seat)": lambda r: r["model"],
         "First-seat edge, points (95% interval)": edge_text,
         f"Seat verdict at ±{points(margin)} points": lambda r: r["verdict"],
@@ -63,13 +69,15 @@ def models_table(edges, margin, tag):
                                                                              else ""),
         "Play alone": lambda r: duration(r["play_seconds"]),
     })
+    table.data = edges.rename({k: v for k, v in EDGE_POINTS.items() if k in edges.columns})
+    return table
 
 
 def steps_table(changes, tag):
     """The table of steps: each pair of adjacent models, the paired difference of the first-seat edge and
     the word for the change."""
     interval = "95%" if changes.height == 1 else f"simultaneous 95% over {changes.height} steps"
-    return Table.of("From one model to the next: the paired difference of the first-seat edge", changes,
+    table = Table.of("From one model to the next: the paired difference of the first-seat edge", changes,
                     f"{tag}steps", {
                         "From": lambda r: r["before"], "To": lambda r: r["after"],
                         f"Difference, points ({interval})":
@@ -78,6 +86,8 @@ def steps_table(changes, tag):
                         "Change": lambda r: ("the models agree within the intervals" if r["change"] == by_model.AGREE
                                              else r["change"]),
                     })
+    table.data = changes.rename({k: v for k, v in STEP_POINTS.items() if k in changes.columns})
+    return table
 
 
 def read(path, margin):

@@ -21,6 +21,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 WIDTH, HEIGHT = 7.0, 3.4
+EDGE_POINTS = {"edge": "edge_points", "lo": "edge_points_lo", "hi": "edge_points_hi"}  # data of points edges
 DPI = 200
 BLUE, RED, GREY, GOLD = "#4c78a8", "#e45756", "#888888", "#f2b701"
 
@@ -96,7 +97,7 @@ def seat_edges(name, edges, margin=None, note="95% intervals"):
         legend_outside(ax)
     return Figure(name, f"Each seat's win share minus the fair share, in percentage points, with {note}; "
                         "0 is a fair seat" + (f", the grey band the ±{margin:g}-point margin." if margin else "."),
-                  fig, edges.select("seat", "strategy", "edge", "lo", "hi"))
+                  fig, edges.select("seat", "strategy", "edge", "lo", "hi").rename(EDGE_POINTS))
 
 
 def design_changes(name, changes, margin):
@@ -136,7 +137,8 @@ def strategy_shares(name, table, fair_share):
     ax.set_title("Win share per strategy (95% intervals over deals)")
     return Figure(name, f"Share of its games each strategy won, with 95% intervals over deals; the vertical "
                         f"line is the fair share ({100 * fair_share:.1f}%, one game in {round(1 / fair_share)}).",
-                  fig, table.select("strategy", "win_share", "win_low", "win_high"))
+                  fig, table.select("strategy", "win_share", "win_low", "win_high")
+                  .rename({"win_low": "win_share_low", "win_high": "win_share_high"}))
 
 
 def score_distributions(name, seats, by="seat"):
@@ -219,7 +221,9 @@ def comeback_curve(name, curve):
     legend_outside(ax)
     return Figure(name, "The share of games won by the seat leading alone after each round, with 95% intervals; "
                         "the dashed line is the chance a seat picked at random would have. Near 100% the game is "
-                        "decided early; near the line a lead means little.", fig, curve)
+                        "decided early; near the line a lead means little.", fig,
+                  curve.rename({"leader_wins": "leader_win_share", "low": "leader_win_share_low",
+                                "high": "leader_win_share_high", "chance": "chance_share"}))
 
 
 def ratings(name, standings):
@@ -256,7 +260,8 @@ def head_to_head(name, matrix):
     ax.set_title("Finished ahead (% of meetings)")
     fig.colorbar(image, ax=ax, format=PercentFormatter(decimals=0))
     return Figure(name, "How often the row's strategy finished ahead of the column's in games where both "
-                        "played (a level finish counts half); 50% is an even match.", fig, matrix)
+                        "played (a level finish counts half); 50% is an even match.", fig,
+                  matrix.rename({"ahead": "ahead_share", "low": "ahead_share_low", "high": "ahead_share_high"}))
 
 
 def sweep_heatmap(name, summary, axes, best, near, default, panels=6):
@@ -399,7 +404,7 @@ def ladder_edges(name, edges, margin):
                         "player at the same budget in every seat (seats not rotated), at every level of the "
                         "ladder; simultaneous 95% intervals over the seats of a level; 0 is a fair seat, the "
                         f"grey band the ±{margin:g}-point margin.",
-                  fig, edges.select("budget", "seat", "edge", "lo", "hi"))
+                  fig, edges.select("budget", "seat", "edge", "lo", "hi").rename(EDGE_POINTS))
 
 
 def ladder_shares(name, table, fair_share, field):
@@ -425,4 +430,5 @@ def ladder_shares(name, table, fair_share, field):
                         "rotated: against the level below (half its budget; random below the first level) and "
                         f"against {field} in every other seat, with 95% intervals over deals; the dashed line is "
                         f"the fair share ({100 * fair_share:.1f}%, one game in {round(1 / fair_share)}).",
-                  fig, table.select("budget", *[f"{k}_{c}" for k, *_ in series for c in ("share", "lo", "hi")]))
+                  fig, table.select("budget", *[f"{k}_{c}" for k, *_ in series for c in ("share", "lo", "hi")])
+                  .rename({f"{k}_{c}": f"{k}_share_{c}" for k, *_ in series for c in ("lo", "hi")}))

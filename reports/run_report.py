@@ -21,6 +21,10 @@ from reports.section import Section, provenance, slug
 from reports.tables import Table, p_is, p_value, pct, pct_interval, points, points_interval, text
 
 
+PAIRED_SHARES = {"mean": "win_share", "half_paired": "half_paired_share", "half_independent": "half_independent_share",
+                 "difference": "difference_share", "low": "difference_share_low", "high": "difference_share_high"}
+
+
 def seat_table(table, tag):
     """Win share per seat against the fair share, per-seat 95% intervals, mean score."""
     return Table.of("Win share and mean score per seat (per-seat 95% intervals)", table, f"{tag}seats", {
@@ -98,6 +102,8 @@ def paired_section(seats, tag):
                                    "p (no difference)": lambda r: p_value(r["p_value"]),
                                    "Worth independent games": lambda r: text(r["equivalent_games"]),
                                }))
+    for table in tables:  # the data files name their fractions of win share so
+        table.data = table.data.rename({k: v for k, v in PAIRED_SHARES.items() if k in table.data.columns})
     return Section("Duplicate deals (rotated seats)", "paired", tables=tables, text=[
         "Every deal was played once per rotation of the strategies over the seats, so each estimate below "
         "averages a deal's games before comparing deals; the deal's luck cancels out of the comparison."])
