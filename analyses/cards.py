@@ -21,6 +21,12 @@ a game are not independent), Bonferroni-corrected over these rows. A row
 is ``causal`` where holding the card was dealt at random, ``observational``
 where a seat played or bought it.
 
+``ranking(table, measure)`` orders every card by the size of its effect on
+one measure (``DEFAULT_MEASURE``, the win share of the seats holding it,
+unless told), each row marked causal (a paired removal, or a card dealt at
+random) or an association (a card played or bought); the sentences and the
+report follow the same order.
+
 ``play`` plays the tables into a directory (``cards.json`` and one run per
 table under ``runs/``) and resumes an interrupted one.
 """
@@ -37,6 +43,8 @@ from analyses.compare import compare
 from analyses.runs import MANIFEST as RUN_MANIFEST
 
 MEASURES = ("first seat edge", "largest seat edge", "mean rounds", "mean score spread")
+HELD = "win share"           # the measure of the "who holds it" rows
+DEFAULT_MEASURE = HELD       # what a designer asks first: what a card is worth to the seat holding it
 BOOTSTRAP = 2000
 MANIFEST = "cards.json"
 
@@ -131,13 +139,60 @@ def ranked(table):
 
 
 UNITS = {"first seat edge": " points", "largest seat edge": " points", "mean rounds": " rounds",
-         "mean score spread": " points of score", "win share": " points"}
+         "mean score spread": " points of score", HELD: " points"}
 
 
-def outlier_sentences(table, meanings):
-    """One sentence per card with an interval that excludes 0, clearest first."""
+def check_measure(measure):
+    """Refuse a measure the cards are not measured on (a ``CardError`` naming the choices)."""
+    if measure not in (HELD, *MEASURES):
+        raise CardError(f"--measure {measure!r}: choose one of {', '.join((HELD, *MEASURES))}")
+
+
+def ranking(table, measure=DEFAULT_MEASURE):
+    """The ``CardEffect``s of ``measure`` (one per card of ``{card: [CardEffect]}``), largest effect (in size)
+    first; an unknown measure is a ``CardError``."""
+    check_measure(measure)
+    rows = [r for card in table for r in table[card] if r.measure == measure]
+    return sorted(rows, key=lambda r: (-abs(r.effect), r.card))
+
+
+def evidence(row):
+    """Whether ``row``'s effect is causal or an association, in words: "causal: paired removal", "causal:
+    dealt at random" or "association: played" (bought, invested)."""
+    if row.measure != HELD:
+        return "causal: paired removal"
+    how = row.card.rsplit("(", 1)[-1].rstrip(")") if row.card.endswith(")") else "held"
+    if row.kind == "causal":
+        return f"causal: {how} at random"
+    return f"association: {how}"
+
+
+def ranking_rows(table, measure=DEFAULT_MEASURE):
+    """The ranking as rows of words: rank, card, effect with its unit, corrected interval, evidence."""
+    return [{"rank": k + 1, "card": r.card, "effect": f"{r.effect:+.2f}",
+             "interval": f"{r.low:+.2f} to {r.high:+.2f}", "evidence": evidence(r)}
+            for k, r in enumerate(ranking(table, measure))]
+
+
+def ranking_title(measure=DEFAULT_MEASURE):
+    """What the ranking ranks, with its unit."""
+    if measure == HELD:
+        return ("Cards ranked by what holding one is worth: win share of the seats holding it minus the others', "
+                "points (corrected 95% intervals)")
+    return (f"Cards ranked by what removing one changes: the {measure}, {UNITS[measure].strip()} "
+            f"(without minus with, paired deals, corrected 95% intervals)")
+
+
+def order(table, measure=DEFAULT_MEASURE):
+    """The cards of ``table`` in the ranking's order, then the cards without a row of ``measure``."""
+    first = list(dict.fromkeys(r.card for r in ranking(table, measure)))
+    return first + [card for card in ranked(table) if card not in first]
+
+
+def outlier_sentences(table, meanings, measure=DEFAULT_MEASURE):
+    """One sentence per card with an interval that excludes 0, in the order of ``ranking`` on ``measure``."""
     out = []
-    for card in ranked(table):
+    for card in order(table, measure):
         clear = [r for r in table[card] if r.clear]
         if not clear:
             continue
