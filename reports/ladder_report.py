@@ -121,7 +121,7 @@ def ladder_table(table, field, margin, tag):
 
     def edge(kind):
         return lambda r: f"{r[f'{kind}_edge']:+.2f} ({r[f'{kind}_lo']:+.2f} to {r[f'{kind}_hi']:+.2f})"
-    return Table.of("The ladder, one row per level", table, f"{tag}ladder", {
+    shown = Table.of("The ladder, one row per level", table, f"{tag}ladder", {
         "Budget (iterations)": lambda r: f"{r['budget']:,}",
         "Win share against the level below (95% interval)": share("below"),
         f"Win share against {field} (95% interval)": share("field"),
@@ -130,6 +130,19 @@ def ladder_table(table, field, margin, tag):
                                                                           + edge("largest")(r),
         f"Seat verdict at ±{points(margin)} points": lambda r: r["verdict"],
     })
+    shown.data = table.rename(ladder_units(table.columns))  # the data file says each column's unit
+    return shown
+
+
+def ladder_units(columns):
+    """The data file's names of the ladder table: shares (``below_lo`` -> ``below_share_lo``) and edges in
+    points (``first_edge`` -> ``first_edge_points``, ``first_lo`` -> ``first_edge_points_lo``)."""
+    names = {}
+    for kind, unit in (("below", "share"), ("field", "share"), ("first", "edge_points"),
+                       ("largest", "edge_points")):
+        whole = f"{kind}_share" if unit == "share" else f"{kind}_edge"
+        names |= {whole: f"{kind}_{unit}", f"{kind}_lo": f"{kind}_{unit}_lo", f"{kind}_hi": f"{kind}_{unit}_hi"}
+    return {k: v for k, v in names.items() if k in columns}
 
 
 def ladder_section(path, margin):

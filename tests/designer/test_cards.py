@@ -327,3 +327,65 @@ def test_fool_removals_keep_the_deck_dealing_out_evenly():
     assert removed["green"][1] == {"players": {"4": {"green": [2, 16], "orange": [2, 14]}}}
     for _, change in removed.values():  # 48 cards still deal 12 to each seat
         assert GAME.configure(4, override=change).info["cards"] == 48
+
+
+def planted_effects():
+    """Four cards: a removal that moves the first seat, a dealt card, a played card and a dealt card of no
+    clear effect."""
+    from analyses.cards import CardEffect
+
+    return {"a": [CardEffect("a", "first seat edge", 5.0, 3.0, 7.0), CardEffect("a", "mean rounds", 0.1, -0.2, 0.4)],
+            "b (dealt)": [CardEffect("b (dealt)", "win share", -9.0, -12.0, -6.0, "causal")],
+            "c (played)": [CardEffect("c (played)", "win share", 20.0, 15.0, 25.0, "observational")],
+            "d (dealt)": [CardEffect("d (dealt)", "win share", 1.0, -1.0, 3.0, "causal")]}
+
+
+def test_the_ranking_orders_one_measure_by_size_and_says_causal_or_association():
+    from analyses.cards import outlier_sentences, ranking, ranking_rows
+
+    effects, meanings = planted_effects(), {"a": "one a fewer"}
+    assert [r.card for r in ranking(effects)] == ["c (played)", "b (dealt)", "d (dealt)"]
+    assert [r["evidence"] for r in ranking_rows(effects)] == ["association: played", "causal: dealt at random",
+                                                               "causal: dealt at random"]
+    sentences = outlier_sentences(effects, meanings)
+    assert [s[:22] for s in sentences] == ["Observational: seats t", "Being dealt a 'b' card", "Removing a (one a fewe"]
+    assert [r.card for r in ranking(effects, "first seat edge")] == ["a"]
+    assert ranking_rows(effects, "first seat edge")[0]["evidence"] == "causal: paired removal"
+    assert outlier_sentences(effects, meanings, "first seat edge")[0].startswith("Removing a (one a fewer)")
+
+
+def test_the_report_opens_with_the_same_ranking(tmp_path):
+    from reports.build import render
+    from reports.cards_report import cards_section
+
+    section = cards_section("Planted: which card matters", planted_effects(), {"a": "one a fewer"}, {})
+    page = render([section], tmp_path / "cards.html", title=section.title, source="test").read_text()
+    ranking = page.index("Cards ranked by what holding one is worth")
+    assert ranking < page.index('class="verdict"') and ranking < page.index("Every card and measure")
+    rows = [page.index(card, ranking) for card in ("c (played)", "b (dealt)", "d (dealt)")]
+    assert rows == sorted(rows) and page.index("Observational: seats that played") < page.index("Being dealt a")
+    data = (tmp_path / "cards-data" / "card-ranking.csv").read_text().splitlines()
+    assert data[0] == "rank,card,effect_points,low_points,high_points,evidence"
+    assert data[1].startswith("1,c (played),20.0,15.0,25.0,association: played")
+
+
+def test_cards_opens_with_a_ranked_table_with_headers_within_80_columns(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    done = invoke("cards", "forks", "-p", 2, "-s", "greedy", "-n", 200, "--threads", 1, "--card", "value 3",
+                  "--card", "value 9")
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Cards ranked by what holding one is worth") and max(map(len, lines)) <= 80
+    header = " ".join(lines[1:6])
+    assert all(word in header for word in ("rank", "card", "effect", "interval", "causal or"))
+    by = invoke("cards", "forks", "-p", 2, "-s", "greedy", "-n", 200, "--threads", 1, "--card", "value 3",
+                "--measure", "mean rounds")
+    assert by.exit_code == 0 and by.stdout.startswith("Cards ranked by what removing one changes: the mean rounds")
+
+
+def test_the_designer_commands_explain_their_lineup_options():
+    for command in ("compensate", "survey", "cards"):
+        shown = " ".join(invoke(command, "--help").stdout.split())
+        assert "--strategy-file PATH A Python file defining your own strategy" in shown
+        assert "--param NAME=V1,V2,... Replace the parameter vector" in shown
+        assert "--variant TEXT Rules variant" in shown

@@ -135,8 +135,8 @@ def test_seat_edges_csv_matches_the_run(html_report, study):
     data = pl.read_csv(out.parent / "study-data" / "plain-seat-edges.csv").sort("seat")
     seats = open_run(study["plain"]).seats
     wins = seats.group_by("seat").agg(pl.col("win").sum()).sort("seat")["win"].to_numpy()
-    assert data["edge"].to_list() == pytest.approx(list(100 * (wins / 2000 - 0.25)))
-    assert (data["lo"] < data["edge"]).all() and (data["edge"] < data["hi"]).all()
+    assert data["edge_points"].to_list() == pytest.approx(list(100 * (wins / 2000 - 0.25)))
+    assert (data["edge_points_lo"] < data["edge_points"]).all() and (data["edge_points"] < data["edge_points_hi"]).all()
 
 
 def test_sweep_marks_the_fairest_configuration(html_report, study):
@@ -162,10 +162,10 @@ def test_tournament_head_to_head_counts_finishing_order(html_report, study):
         on="strategy", index=["game", "rotation"], values="rank")
     ahead = ((wide["greedy"] < wide["random"]).sum() + 0.5 * (wide["greedy"] == wide["random"]).sum()) / wide.height
     row = matrix.filter((pl.col("a") == "greedy") & (pl.col("b") == "random")).row(0, named=True)
-    assert row["ahead"] == pytest.approx(ahead)
+    assert row["ahead_share"] == pytest.approx(ahead)
     assert row["meetings"] == wide.height
     back = matrix.filter((pl.col("a") == "random") & (pl.col("b") == "greedy")).row(0, named=True)
-    assert back["ahead"] == pytest.approx(1 - ahead)
+    assert back["ahead_share"] == pytest.approx(1 - ahead)
 
 
 def test_markdown_report_writes_png_files(study, tmp_path):

@@ -16,6 +16,7 @@ from analyses.runs import NotARun, open_run
 from analyses.verdict import seat_verdict
 from playtest import cli_analysis
 from reports.build import write_report
+from reports.ladder_report import ladder_units
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -62,18 +63,21 @@ def test_figures_are_embedded_with_the_data_they_draw(report, ladder_dir):
     for budget in (2, 4):
         expected = seat_verdict(seats_run(ladder_dir, budget), 1.0).edges
         drawn = edges.filter(pl.col("budget") == budget).sort("seat")
-        assert drawn["edge"].to_list() == pytest.approx([e.edge for e in expected])
-        assert drawn["lo"].to_list() == pytest.approx([e.lo for e in expected])
+        assert drawn["edge_points"].to_list() == pytest.approx([e.edge for e in expected])
+        assert drawn["edge_points_lo"].to_list() == pytest.approx([e.lo for e in expected])
     shares = pl.read_csv(out.parent / "ladder-data" / "forks-win-shares.csv")
     assert shares["budget"].to_list() == [2, 4]
-    assert (shares["below_lo"] <= shares["below_share"]).all() and (shares["field_share"] <= shares["field_hi"]).all()
+    assert (shares["below_share_lo"] <= shares["below_share"]).all()
+    assert (shares["field_share"] <= shares["field_share_hi"]).all()
     assert "fair share (25.0%" in page
 
 
 def test_table_with_its_csv_and_provenance_folded(report, ladder_dir):
     out, page = report
     table = pl.read_csv(out.parent / "ladder-data" / "forks-ladder.csv")
-    assert table.columns == ladder.table(ladder_dir)[1].columns
+    assert table.columns == [ladder_units(ladder.table(ladder_dir)[1].columns).get(c, c)
+                             for c in ladder.table(ladder_dir)[1].columns]
+    assert "first_edge_points_lo" in table.columns and "below_share_hi" in table.columns
     row = ladder.table(ladder_dir)[1].row(0, named=True)
     assert "<th>First-seat edge, points (simultaneous 95% interval)</th>" in page
     cell = f"{row['first_edge']:+.2f} ({row['first_lo']:+.2f} to {row['first_hi']:+.2f})"
