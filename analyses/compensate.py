@@ -13,9 +13,7 @@ function of its own knob. Seat 0 is held at its starting value; the other
 seats are solved in turn (Gauss-Seidel) by bisection on the knob's grid
 (``step``: half points for ``seat_bonus``, whole coins for ``start_coins``)
 within ``[low, high]``, until every edge on the search deals is within a
-quarter of the margin or ``ROUNDS`` passes are done. A ``seat_bonus`` is
-then shifted so the smallest entry is 0 (adding the same points to every
-seat changes no ranking): the smallest compensation.
+quarter of the margin or ``ROUNDS`` passes are done.
 
 Nothing the search saw is reported as evidence. On a fresh seed
 (``CONFIRM_OFFSET``, never used by the search) the found values are played
@@ -25,10 +23,12 @@ for the verdict; while it is inconclusive the confirmation doubles its games
 Each seat's interval is then found by test inversion on the confirmation's
 deals: the grid values of that seat's knob (the others held) for which its
 95% simultaneous edge interval still contains 0, by bisection (the edge's
-bounds are monotone in the knob on common deals). A seat's value and its
-interval are on one basis: the value is the grid value nearest 0 edge on
-those same deals (its confirmation estimate), the interval the values the
-same deals cannot reject, both shifted with the table.
+bounds are monotone in the knob on common deals).
+
+One basis: every value and every interval end is the knob's value itself,
+seat 0 held at its start (0 points for ``seat_bonus``, so each bonus is
+relative to seat 0 and may be negative), and the table written carries
+exactly those values.
 
 ``evaluate(values, seed, games)`` is the caller's: it plays the knob
 ``values`` (one per seat) for ``games`` games on ``seed`` and returns the
@@ -45,8 +45,8 @@ from analyses.verdict import DEFAULT_MARGIN, decide, points, simultaneous_edges
 CONFIRM_OFFSET = 1_000_003   # the confirmation deals: seed + this (as a sweep's --search)
 ROUNDS = 3                   # Gauss-Seidel passes over the seats at most
 MAX_FACTOR = 4               # an inconclusive confirmation doubles its games up to this many times the planned
-KNOBS = {"seat_bonus": dict(step=0.5, low=-10.0, high=10.0, unit="points", shift=True),
-         "start_coins": dict(step=1.0, low=0.0, high=20.0, unit="coins", shift=False)}
+KNOBS = {"seat_bonus": dict(step=0.5, low=-10.0, high=10.0, unit="points"),
+         "start_coins": dict(step=1.0, low=0.0, high=20.0, unit="coins")}
 
 
 def planned_games(margin, players):
@@ -86,15 +86,16 @@ class Compensation:
         return self.found and self.verdict.kind == "balanced"
 
     def _shown(self):
-        return "[" + ", ".join(f"{v:g}" for v in self.values) + "]"
+        """The values with their unit and basis: "[0, 2.5, 5] points relative to seat 0"."""
+        return "[" + ", ".join(f"{v:g}" for v in self.values) + f"] {self.unit} relative to seat 0".replace("  ", " ")
 
     def sentence(self):
         """The one sentence to quote: confirmed, or why no compensation is confirmed."""
         fresh = f"on fresh deals (seed {self.confirmation_seed}, {self.confirmation_games:,} games)"
         if self.confirmed:
-            return (f"Confirmed: {self.knob} = {self._shown()} {self.unit} balances the game within "
+            return (f"Confirmed: {self.knob} = {self._shown()} balances the game within "
                     f"±{points(self.verdict.margin)} points {fresh}.")
-        candidate = f"the best candidate, {self.knob} = {self._shown()} {self.unit},"
+        candidate = f"the best candidate, {self.knob} = {self._shown()},"
         if not self.found:
             why = (f"nothing in the searched range ({self.low_bound:g} to {self.high_bound:g} {self.unit} per "
                    f"seat) balances the game on the search deals; {candidate} is {self.verdict.kind} {fresh}")
@@ -103,7 +104,7 @@ class Compensation:
         return f"No {self.knob} was confirmed within ±{points(self.verdict.margin)} points: {why}."
 
     def interval(self, seat):
-        """Seat ``seat``'s interval in words, on the same basis as its value ("-" for the held seat 0)."""
+        """Seat ``seat``'s interval in words, on the same basis as its value ("held" for seat 0)."""
         if seat == 0:
             return "held"
         if "none" in self.open_ends[seat]:
@@ -233,7 +234,7 @@ def compensate(evaluate, players, *, knob="seat_bonus", start=None, low=None, hi
     evaluation (stage "search", "confirm" or "interval"); ``labels`` are the
     verdict's ``strategies``, ``subject`` and ``model`` (``analyses.verdict.decide``).
     """
-    spec = KNOBS.get(knob, dict(step=1.0, low=0.0, high=20.0, unit="", shift=False))
+    spec = KNOBS.get(knob, dict(step=1.0, low=0.0, high=20.0, unit=""))
     low = spec["low"] if low is None else low
     high = spec["high"] if high is None else high
     step = spec["step"] if step is None else step
@@ -275,10 +276,5 @@ def compensate(evaluate, players, *, knob="seat_bonus", start=None, low=None, hi
             hi_i, hi_open = _bound_end(fresh, values, seat, grid, confirm, confidence, upper=True)
             lows[seat], highs[seat] = float(grid[lo_i]), float(grid[hi_i])
             ends[seat] = ["low"] * lo_open + ["high"] * hi_open
-    if spec["shift"]:
-        shift = -min(values)
-        values = [v + shift for v in values]
-        lows = [None if v is None else v + shift for v in lows]
-        highs = [None if v is None else v + shift for v in highs]
     return Compensation(knob, spec["unit"], players, [float(v) for v in values], lows, highs, ends, verdict,
                         found, low, high, seed, confirm, counted.calls, games, played, search_edges)

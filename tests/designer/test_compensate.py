@@ -32,13 +32,14 @@ def test_a_planted_two_seat_handicap_is_recovered_within_its_interval():
     assert found.found and found.values == [0.0, 3.0]
     assert found.low[1] <= 3.0 <= found.high[1] and found.high[1] - found.low[1] <= 2.0
     assert found.verdict.kind == "balanced" and found.confirmed
-    assert found.sentence().startswith("Confirmed: seat_bonus = [0, 3] points balances the game within ±2.0")
+    assert found.sentence().startswith("Confirmed: seat_bonus = [0, 3] points relative to seat 0 balances the game "
+                                       "within ±2.0")
     assert found.snippet() == "[players.2]\nseat_bonus = [0.0, 3.0]\n"
 
 
-def test_four_seats_are_solved_together_and_the_smallest_entry_is_zero():
+def test_four_seats_are_solved_together_each_bonus_and_interval_relative_to_seat_0():
     found = compensate(planted([1, 0, 3, 2]), 4, seed=2, games=20_000)
-    assert found.found and found.values == [1.0, 0.0, 3.0, 2.0]
+    assert found.found and found.values == [0.0, -1.0, 2.0, 1.0]  # seat 1 is a point ahead of seat 0: it gives one
     for seat in (1, 2, 3):
         assert found.low[seat] <= found.values[seat] <= found.high[seat]
     assert found.confirmation_seed != found.search_seed
@@ -58,12 +59,21 @@ def test_compensate_writes_a_confirmed_table_simulate_accepts_and_json_names_the
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
     assert result["confirmed"] and result["verdict"]["largest_edge"]["strategy"] == "greedy"
-    assert result["players"] == 2 and len(result["seat_bonus"]) == 2 and min(result["seat_bonus"]) == 0.0
+    assert result["players"] == 2 and len(result["seat_bonus"]) == 2 and result["seat_bonus"][0] == 0.0
     assert result["confirmation_seed"] == 1_000_003 and result["verdict"]["verdict"] in ("balanced", "inconclusive",
                                                                                           "unbalanced")
     assert f"seat_bonus = [{result['seat_bonus'][0]}, {result['seat_bonus'][1]}]" in out.read_text()
     again = invoke("simulate", "forks", "-p", 2, "-n", 50, "--setup", out, "--json")
     assert again.exit_code == 0, again.output
+
+
+def test_a_seat_ahead_of_seat_0_gives_points_on_the_same_basis_as_its_interval():
+    found = compensate(planted([2, 0, 0]), 3, seed=5, margin=2.0, games=20_000)
+    assert found.confirmed and found.values[0] == 0.0 and found.values[1] == found.values[2] == -2.0
+    for seat in (1, 2):  # the bonus and its interval are the same quantity: both below 0, the bonus inside
+        assert found.low[seat] <= found.values[seat] <= found.high[seat] < 0
+    assert "seat_bonus = [0, -2, -2] points relative to seat 0" in found.sentence()
+    assert found.snippet() == "[players.3]\nseat_bonus = [0.0, -2.0, -2.0]\n"
 
 
 def test_compensate_bad_input_is_one_error_line(tmp_path):
@@ -114,7 +124,7 @@ def test_a_refused_compensation_writes_nothing_and_says_so_in_one_sentence(tmp_p
     first = done.stdout.splitlines()[0]
     assert first.startswith("No seat_bonus was confirmed within ±0.25 points") and not out.exists()
     assert "Nothing written to" in done.stdout and max(len(line) for line in done.stdout.splitlines()) <= 80
-    assert "seat_bonus (points)" in done.stdout and "Setup-table lines" not in done.stdout
+    assert "seat_bonus, points" in done.stdout and "held" in done.stdout and "Setup-table lines" not in done.stdout
     progress = done.stderr.splitlines()  # a log: one line per stage, not one per evaluation
     assert 2 <= len(progress) <= 3 and progress[0] == "searching on the search deals: 100 games per evaluation"
     kept = invoke("compensate", "forks", "-p", 2, "-s", "greedy", "-n", 100, "--max-games", 100, "--margin", 0.25,
