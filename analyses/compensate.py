@@ -85,9 +85,16 @@ class Compensation:
         """True when the search found values inside the range and the fresh deals call them balanced."""
         return self.found and self.verdict.kind == "balanced"
 
+    @property
+    def basis(self):
+        """What the values are measured from: "relative to seat 0" for ``seat_bonus`` (seat 0 held at 0), else
+        "seat 0 held" (a game's own knob, e.g. coins, is a count in every seat)."""
+        return "relative to seat 0" if self.knob == "seat_bonus" else "seat 0 held"
+
     def _shown(self):
         """The values with their unit and basis: "[0, 2.5, 5] points relative to seat 0"."""
-        return "[" + ", ".join(f"{v:g}" for v in self.values) + f"] {self.unit} relative to seat 0".replace("  ", " ")
+        unit = f" {self.unit}" if self.unit else ""
+        return "[" + ", ".join(f"{v:g}" for v in self.values) + f"]{unit} {self.basis}"
 
     def sentence(self):
         """The one sentence to quote: confirmed, or why no compensation is confirmed."""

@@ -248,7 +248,7 @@ def compensation_table(found):
     unit = found.unit or "value"
     table = Table(title=None, show_edge=False, pad_edge=False)
     table.add_column("seat", justify="right", no_wrap=True)
-    table.add_column(f"{found.knob}, {unit} relative to seat 0", justify="right")
+    table.add_column(f"{found.knob}, {unit} {found.basis}", justify="right")
     table.add_column("95% interval, fresh deals (test inversion)", justify="right")
     table.add_column("edge, points, fresh deals (sim. 95%)", justify="right")
     for row in found.rows():
