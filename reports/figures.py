@@ -22,6 +22,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 WIDTH, HEIGHT = 7.0, 3.4
 EDGE_POINTS = {"edge": "edge_points", "lo": "edge_points_lo", "hi": "edge_points_hi"}  # data of points edges
+AHEAD_SHARE = {"ahead": "ahead_share", "low": "ahead_share_low", "high": "ahead_share_high"}  # head-to-head data
 DPI = 200
 BLUE, RED, GREY, GOLD = "#4c78a8", "#e45756", "#888888", "#f2b701"
 
@@ -261,7 +262,7 @@ def head_to_head(name, matrix):
     fig.colorbar(image, ax=ax, format=PercentFormatter(decimals=0))
     return Figure(name, "How often the row's strategy finished ahead of the column's in games where both "
                         "played (a level finish counts half); 50% is an even match.", fig,
-                  matrix.rename({"ahead": "ahead_share", "low": "ahead_share_low", "high": "ahead_share_high"}))
+                  matrix.rename(AHEAD_SHARE))
 
 
 def sweep_heatmap(name, summary, axes, best, near, default, panels=6):

@@ -94,7 +94,8 @@ def tournament_section(path, margin):
     names = sorted(matrix["a"].unique().to_list())
     grid = Table("Head to head: % of meetings the row's strategy finished ahead of the column's (95% interval)",
                  ["Strategy", *names],
-                 [[a, *[_cell(matrix, a, b) for b in names]] for a in names], f"{tag}head-to-head", matrix)
+                 [[a, *[_cell(matrix, a, b) for b in names]] for a in names], f"{tag}head-to-head",
+                 matrix.rename(figures.AHEAD_SHARE))
     notes = [
         f"{manifest['game']}, {manifest['players']} players: {len(manifest['runs'])} "
         f"lineup{'s' if len(manifest['runs']) > 1 else ''} of "
@@ -113,7 +114,8 @@ def tournament_section(path, margin):
     ]
     return Section(f"Strategy tournament ({name})", "tournament", verdict=headline(table, matrix),
                    figures=[figures.strategy_shares(f"{tag}win-shares", table, fair),
-                            figures.head_to_head(f"{tag}head-to-head", matrix),
+                            figures.head_to_head(f"{tag}head-to-head",
+                 matrix.rename(figures.AHEAD_SHARE)),
                             figures.ratings(f"{tag}ratings", table)],
                    text=notes, tables=[standings, grid],
                    subsections=[tournament_provenance(path, manifest)])
