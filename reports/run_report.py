@@ -120,6 +120,14 @@ def feel_value(metric, value):
     return "" if value is None else FEEL_FORMAT.get(metric, lambda v: f"{v:.2f}")(value)
 
 
+def feel_unit(metric):
+    """The unit of a game-feel figure in the data file: "share" (a fraction of games), "games", or "as named"
+    (rounds, points of score, lead changes per game)."""
+    if metric in ("close games", "tie rate") or metric.startswith("leader after round"):
+        return "share"
+    return "games" if metric == "games" else "as named"
+
+
 def feel_interval(row):
     """``"low to high"`` of a game-feel row (a dict of ``analyses.feel.summary``), empty without one."""
     if row["low"] is None or row["low"] != row["low"]:
@@ -141,6 +149,7 @@ def feel_section(seats, tag, by):
         "95% interval": lambda r: feel_interval(r),
         "Note": lambda r: r["note"],
     })
+    table.data = summary.with_columns(unit=pl.col("metric").map_elements(feel_unit, return_dtype=pl.String))
     figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
     length = figures.game_length(f"{tag}game-length", dist)
     words = [] if length else [f"Every game lasted {dist['rounds'][0]} rounds."]

@@ -114,8 +114,7 @@ def tournament_section(path, margin):
     ]
     return Section(f"Strategy tournament ({name})", "tournament", verdict=headline(table, matrix),
                    figures=[figures.strategy_shares(f"{tag}win-shares", table, fair),
-                            figures.head_to_head(f"{tag}head-to-head",
-                 matrix.rename(figures.AHEAD_SHARE)),
+                            figures.head_to_head(f"{tag}head-to-head", matrix),
                             figures.ratings(f"{tag}ratings", table)],
                    text=notes, tables=[standings, grid],
                    subsections=[tournament_provenance(path, manifest)])

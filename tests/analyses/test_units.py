@@ -85,6 +85,9 @@ def test_every_numeric_column_and_key_a_command_writes_says_its_unit(written):
             bad[str(path.relative_to(written))] = units.violations(names)
     assert bad == {}
     assert checked["csv"] >= 15 and checked["json"] >= 6 and checked["toml"] == 1
+    feel = pl.read_csv(next(written.glob("runs-data/*-feel.csv")))
+    units_of = dict(zip(feel["metric"], feel["unit"]))  # a table of mixed figures names each row's unit
+    assert units_of["close games"] == "share" and units_of["mean score spread"] == "as named"
 
 
 def test_the_survey_and_sweep_summaries_carry_edges_in_points(written):
