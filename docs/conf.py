@@ -66,5 +66,18 @@ def copy_notebooks(_app, _config):
             shutil.copyfile(source, target)
 
 
+def load_lazy_commands(_app, _config):
+    """Register the commands ``playtest`` imports only when used, so that sphinx-click documents every command.
+
+    sphinx-click lists a group's ``commands``; ``playtest.cli.PlaytestGroup`` keeps the slower ones in ``lazy``
+    and imports them on first use (``get_command``). In the documentation build they are all loaded.
+    """
+    from playtest.cli import cli
+
+    for name in cli.lazy:
+        cli.add_command(cli.get_command(None, name), name)
+
+
 def setup(app):
     app.connect("config-inited", copy_notebooks)
+    app.connect("config-inited", load_lazy_commands)
