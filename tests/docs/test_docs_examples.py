@@ -1,5 +1,9 @@
 """Every command the README and the tutorials show runs, and prints the first line the page shows under it.
 
+A page shows what a command leaves on the terminal: its standard output. Progress and compile notices go
+to standard error and are not shown (in a terminal they are live lines that vanish), so the first line
+checked is standard output's.
+
 The pages show small game counts, so the commands run as written: the README's first, then each
 tutorial's, in order and in one temporary folder (later commands read what earlier ones wrote; a command
 already run is not run again), with ``docs/`` linked into it for the example files the pages name. Runs
@@ -57,7 +61,7 @@ def test_every_command_shown_runs_and_prints_its_first_line(page, folder, monkey
         assert result.exit_code == 0, f"{page}: `{example.command}` failed:\n{result.output}"
         expected = example.first_line()
         if expected is not None:
-            actual = next((line for line in result.output.splitlines() if line.strip()), "")
+            actual = next((line for line in result.stdout.splitlines() if line.strip()), "")
             assert matches(expected, actual), \
                 f"{page}: `{example.command}` printed\n  {actual.strip()}\nwhere the page shows\n  {expected}"
 
