@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTHON ?= python3
 
-.PHONY: install run test bench notebooks clean
+.PHONY: install run test docs bench notebooks clean
 
 install: $(STAMP)
 
@@ -22,7 +22,14 @@ run: install
 test: install
 	$(PY) -m ruff check simulator strategies analyses reports playtest tests
 	$(VENV)/bin/lint-imports
+	$(MAKE) --no-print-directory docs SPHINXOPTS="-W --keep-going -E"
 	$(PY) -m pytest -q -n auto --dist loadgroup
+
+# The documentation site, from docs/ (docs/conf.py), into runs/docs/html/index.html. `make test` builds it
+# strictly, every page read again: any warning (a broken reference, a page missing from the contents) fails.
+SPHINXOPTS ?=
+docs: install
+	$(VENV)/bin/sphinx-build -q $(SPHINXOPTS) -b html docs runs/docs/html
 
 bench: install
 	$(VENV)/bin/playtest bench
