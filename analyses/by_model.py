@@ -52,7 +52,8 @@ MANIFEST = "by_model.json"
 LEARNED = "learned"
 EXPERT = "expert"
 CONCLUSIVE = ("balanced", "unbalanced")
-GROWTH = 1.25  # an extension plans this many times the games the verdict says would settle it
+GROWTH = 1.25  # an extension plans this many times the games the verdict says would settle it ...
+MOST = 4  # ... and at most this many times the games played, so that an early settling is seen early
 
 
 def default_models(strategies, mcts=None):
@@ -164,7 +165,8 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
 def extensions(run_dir, study):
     """The games planned for each extension of a run until its verdict at the study's margin is conclusive
     or it reached ``max_games`` (a generator, read again after each extension is played): ``GROWTH`` times
-    the verdict's ``games_needed``, at least one chunk more, at most the cap."""
+    the verdict's ``games_needed`` but at most ``MOST`` times the games played, at least one chunk more, at
+    most the cap."""
     while True:
         run = open_run(run_dir)
         verdict = seat_verdict(run.seats, study["margin"], manifest=run.manifest)
@@ -172,7 +174,7 @@ def extensions(run_dir, study):
         if verdict.kind in CONCLUSIVE or games >= study["max_games"]:
             return
         needed = verdict.games_needed or study["max_games"]
-        yield min(study["max_games"], max(math.ceil(GROWTH * needed), games + study["chunk_size"]))
+        yield min(study["max_games"], max(min(math.ceil(GROWTH * needed), MOST * games), games + study["chunk_size"]))
 
 
 def _target_half_width(run_dir, games, planned):
@@ -303,28 +305,41 @@ def answer(path, edges=None, margin=None):
     (g0, w0), (g1, w1) = (first_seat_wins(open_run(path / runs[m]).seats) for m in (second["model"], top["model"]))
     _, i0, i1 = np.intersect1d(g0, g1, assume_unique=True, return_indices=True)
     e, elo, ehi = (float(v) for v in paired_difference(w0[i0], w1[i1]))
-    level, differ = dlo <= 0, elo > 0 or ehi < 0
-    ahead = (f"ahead of `{second['model']}` by {d:.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}" if not level
-             else f"level in strength with `{second['model']}`: {d:+.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}")
-    moved = (f"the edge is {_row_edge(second)} with `{second['model']}`, {e:+.2f} points ({elo:+.2f} to {ehi:+.2f}, "
-             f"paired over {len(i0):,} games) from it to `{top['model']}`")
-    lead = f"With the strongest player measured, `{top['model']}` ({ahead}), the first player's edge is " \
-           f"{_row_edge(top)} points: {verdict}."
-    if level and differ:
-        case = "not settled by skill"
-        sentence = (f"Skilled play does not settle it: the two strongest players measured are level in strength "
-                    f"(`{top['model']}` {d:+.2f} points per seat against `{second['model']}`, {dlo:+.2f} to "
-                    f"{dhi:+.2f}), yet the first player's edge is {_row_edge(top)} points with `{top['model']}` "
-                    f"({verdict}) and {_row_edge(second)} with `{second['model']}` "
-                    f"({verdict_words(second, margin)}), {e:+.2f} points apart ({elo:+.2f} to {ehi:+.2f}, paired).")
-    elif differ:
-        case = "not levelled off"
-        sentence = f"{lead} It has not levelled off with skill: {moved}, so stronger play may move it further."
-    else:
-        case = "settled"
-        sentence = f"{lead} The next strongest agrees: {moved}."
+    case, sentence = answer_sentence(top, second, (d, dlo, dhi), (e, elo, ehi), len(i0), margin)
     return {**result, "case": case, "sentence": sentence, "runner_up": second["model"],
             "ahead": {"value": d, "lo": dlo, "hi": dhi}, "edge_difference": {"value": e, "lo": elo, "hi": ehi}}
+
+
+def answer_sentence(top, second, ahead, moved, games, margin):
+    """``(case, sentence)`` of the answer from the strongest model's row ``top`` and the next strongest's
+    ``second`` (``table``'s rows), ``ahead`` = ``(d, lo, hi)`` the strength of ``top`` minus ``second``'s and
+    ``moved`` = ``(e, lo, hi)`` the paired difference of their first-seat edges (``top``'s minus ``second``'s)
+    over ``games`` games, all in points.
+
+    "not settled by skill" when the two are level (``ahead``'s interval holds 0) and their edges differ
+    (``moved``'s interval excludes 0), "not levelled off" when ``top`` is ahead and the edges differ, else
+    "settled"."""
+    (d, dlo, dhi), (e, elo, ehi) = ahead, moved
+    level, differ = dlo <= 0, elo > 0 or ehi < 0
+    x, y = f"`{top['model']}`", f"`{second['model']}`"
+    verdict = verdict_words(top, margin)
+    strength = f"{d:+.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}"
+    apart = f"{e:+.2f} points ({elo:+.2f} to {ehi:+.2f}, paired over {games:,} games)"
+    if level and differ:
+        return "not settled by skill", (
+            f"Skilled play does not settle it: the two strongest players measured, {x} and {y}, are level in "
+            f"strength ({x} {strength} against {y}), yet the first player's edge is {_row_edge(top)} points with "
+            f"{x} ({verdict}) and {_row_edge(second)} with {y} ({verdict_words(second, margin)}), {apart} apart.")
+    where = f"ahead of {y} by {d:.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}" if not level else \
+        f"level in strength with {y}: {strength}"
+    lead = (f"With the strongest player measured, {x} ({where}), the first player's edge is {_row_edge(top)} "
+            f"points: {verdict}.")
+    if differ:
+        return "not levelled off", (f"{lead} It has not levelled off with skill: with {y} it is {_row_edge(second)}, "
+                                    f"and from {y} to {x} it moves by {apart}, so stronger play may move it "
+                                    "further.")
+    return "settled", (f"{lead} The next strongest, {y}, agrees within the intervals: its edge is "
+                       f"{_row_edge(second)}, {apart} from {x}'s.")
 
 
 def to_json(path, edges=None, margin=None):

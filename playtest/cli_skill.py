@@ -251,7 +251,7 @@ class _SkillProgress:
 
 def ladder_table(edges, margin):
     """The ladder as a rich ``Table`` at the terminal's width: model, strength, first-seat edge with the
-    interval its verdict uses, verdict, games and time; long cells wrap within their column."""
+    interval its verdict uses, verdict and games; long cells wrap within their column."""
     from rich import box
     from rich.table import Table
 
@@ -260,11 +260,11 @@ def ladder_table(edges, margin):
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col, justify in (("model", "left"), ("strength,\npoints/seat", "right"),
                          ("first-seat edge,\npoints", "right"), (f"verdict\n±{points(margin)}", "left"),
-                         ("games", "right"), ("time", "right")):
+                         ("games", "right")):
         t.add_column(col, justify=justify, overflow="fold")
     for r in edges.iter_rows(named=True):
         t.add_row(r["model"], by_model_report.strength_text(r), by_model_report.edge_text(r), r["verdict"],
-                  by_model_report.games_text(r), by_model_report.duration(r["seconds"]))
+                  by_model_report.games_text(r))
     return t
 
 

@@ -21,9 +21,6 @@ from reports import figures
 from reports.section import Section, provenance, slug
 from reports.tables import Table, pct
 
-EDGE_INTERVAL = "its verdict's interval, simultaneous 95% over the seats"
-
-
 def duration(seconds):
     """Wall time for a person: ``"42 s"``, ``"3.5 min"``, ``"1.2 h"``."""
     if seconds < 90:
@@ -55,8 +52,9 @@ def table_notes(manifest, edges, margin):
     players = manifest["players"]
     lines = [f"strength: points of win share per seat above `{reference}`, each model against the one below it "
              f"on {manifest['deals']:,} deals, seats rotated (95% intervals over deals). first-seat edge: win share "
-             f"minus the fair {pct(1 / players)}, with {EDGE_INTERVAL}, the one its verdict at ±{points(margin)} "
-             "uses. time: wall time, compiling included."]
+             f"minus the fair {pct(1 / players)}, with the simultaneous 95% interval (over the seats) that its verdict "
+             f"at ±{points(margin)} uses. time (wall, compiling included): "
+             + ", ".join(f"{r['model']} {duration(r['seconds'])}" for r in edges.iter_rows(named=True)) + "."]
     if manifest.get("sized"):
         lines.append(f"`{manifest['sized']}`, the strongest, played on until its verdict was conclusive or the cap "
                      f"of {manifest['max_games']:,} games; the others until every seat's 95% interval was within "
