@@ -342,14 +342,16 @@ def answer_sentence(top, second, ahead, moved, games, margin):
                        f"{_row_edge(second)}, {apart} from {x}'s.")
 
 
-def to_json(path, edges=None, margin=None):
+def to_json(path, edges=None, margin=None, found=None):
     """``playtest skill --json``: ``answer`` (``answer``'s model, verdict, sentence and first-seat edge, with its
-    case) and ``models``, one ``{model, strength, first_seat_edge, verdict, games}`` each (points)."""
+    case) and ``models``, one ``{model, strength, first_seat_edge, verdict, games}`` each (points). ``edges``
+    and ``found`` are ``table``'s frame and ``answer``'s dict (read when None)."""
     manifest = read_manifest(path)
     margin = manifest.get("margin", 1.0) if margin is None else margin
     if edges is None:
         edges = table(path, margin)[1]
-    found = answer(path, edges, margin)
+    if found is None:
+        found = answer(path, edges, margin)
     return {"game": manifest["game"], "players": manifest["players"], "margin_points": margin,
             "units": "percentage points of win share",
             "answer": {k: found[k] for k in ("model", "verdict", "sentence", "first_seat_edge", "case")},

@@ -300,7 +300,8 @@ def ladder_table(edges, margin):
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer and the ladder as JSON.")
-@click.option("--markdown", is_flag=True, help="Print the table as Markdown (also written to <out>/by_model.md).")
+@click.option("--markdown", is_flag=True,
+              help="Print the answer and the table as Markdown (also written to <out>/by_model.md).")
 def skill(game, models, mcts, players, precision, max_games, deals, chunk_size, seed, params, margin, threads, out,
           resume, make_report, as_json, markdown):
     """The first player's edge with the strongest player measured: each model's edge and verdict with it in
@@ -325,11 +326,11 @@ def skill(game, models, mcts, players, precision, max_games, deals, chunk_size, 
             interrupted(terminal.wrap(f"\ninterrupted: the finished runs are kept in {out}; to go on, run:")
                         + "\n  " + resume_command(by_model.read_manifest(out), params, out))
     edges, found = study.frame, study.info["answer"]
-    table = by_model_report.markdown_table(out, margin)
+    table = found["sentence"] + "\n\n" + by_model_report.markdown_table(out, margin)
     (Path(out) / "by_model.md").write_text(table)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
-        print_json(by_model.to_json(out, edges, margin))
+        print_json(by_model.to_json(out, edges, margin, found))
         return
     if markdown:
         click.echo(table, nl=False)

@@ -150,8 +150,9 @@ def test_the_report_the_markdown_and_the_table_name_every_model(tiny):
     assert "with `random` in every seat" in page and "with `greedy` in every seat" in page
     assert 'data-figure="forks-edge-strength"' in page
     markdown = (out / "by_model.md").read_text().splitlines()
-    assert markdown[0].startswith("| game | model (every seat) | strength, points per seat (95%) |")
-    assert [line.split(" | ")[1] for line in markdown[2:]] == ["`random`", "`greedy`"]
+    assert markdown[0].startswith("With the strongest player measured, `greedy`") and markdown[1] == ""
+    assert markdown[2].startswith("| game | model (every seat) | strength, points per seat (95%) |")
+    assert [line.split(" | ")[1] for line in markdown[4:]] == ["`random`", "`greedy`"]
     result = CliRunner().invoke(cli, ["report", str(out), "--out", str(out.parent / "again.html")])
     assert result.exit_code == 0, result.output
 
