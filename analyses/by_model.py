@@ -97,7 +97,8 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
     then count the resumed part only). ``on_stage(stage, index, total,
     what)`` is called before each run (stage "model", "match" or "settle";
     ``what`` the model, the pair, or the model and the games planned),
-    ``on_progress(what, done, planned, unit)`` after each chunk (unit "games", or "deals" in a match).
+    ``on_progress(what, done, planned, unit)`` once the kernels are compiled (or loaded) and after each chunk
+    (unit "games", or "deals" in a match).
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -115,6 +116,7 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
                  params={m: params[m] for m in set(strategies) if m in params} or None, out=out / name,
                  chunk_size=study["chunk_size"], resume=resumed,
                  on_progress=(lambda g, total: on_progress(label, g, planned or total, unit)) if on_progress else None,
+                 on_start=(lambda g, total: on_progress(label, g, planned or total, unit)) if on_progress else None,
                  **extra, **options)
         return (round(time.perf_counter() - started, 3), open_run(out / name).manifest.get("wall_seconds", 0.0),
                 resumed)

@@ -6,6 +6,7 @@ Thin, like the rest of the command line: each command is a call to ``playtest.ap
 
 import json
 import math
+import time
 from pathlib import Path
 
 import click
@@ -207,7 +208,8 @@ def resume_command(study, params, out):
 
 class _SkillProgress:
     """What ``skill`` says while it plays, on standard error: a line per stage, and inside each run the games
-    done against the games planned, at its first chunk, its last, and at most every ``EVERY`` seconds."""
+    done against the games planned when its kernels are ready (with the seconds that took, when it was a
+    wait), at its last chunk, and at most every ``EVERY`` seconds between."""
 
     EVERY = 2.0
 
@@ -222,7 +224,7 @@ class _SkillProgress:
 
         if self.quiet:
             return
-        self.first = True
+        self.first, self.started = True, time.monotonic()
         if kind == "model":
             line = (f"model {index + 1}/{total}: {what} in every seat, until every seat is within "
                     f"±{points(self.precision)} points or {self.max_games:,} games")
@@ -239,13 +241,17 @@ class _SkillProgress:
         terminal.echo(line, err=True)
 
     def progress(self, label, done, planned, unit):
-        import time
-
         if self.quiet:
             return
         now = time.monotonic()
-        if self.first or done >= planned or now - self.last >= self.EVERY:
+        if self.first:  # the kernels are ready: say how long that took when it was a wait
+            waited = now - self.started
+            terminal.echo(f"  {label}: {done:,} / {planned:,} {unit}"
+                          + (f", after {waited:.0f} s compiling or loading its kernels" if waited >= 2 else ""),
+                          err=True)
             self.first, self.last = False, now
+        elif done >= planned or now - self.last >= self.EVERY:
+            self.last = now
             terminal.echo(f"  {label}: {done:,} / {planned:,} {unit}", err=True)
 
 

@@ -167,7 +167,8 @@ def test_the_terminal_opens_with_the_answer_fits_80_columns_and_reports_progress
     assert " ".join(lines[1:4]).startswith("With the strongest player measured, `greedy`")
     assert not (out / "report.html").exists()
     progress = result.stderr.splitlines()
-    assert "  random: 200 / 600 games" in progress and "  greedy: 200 / 600 games" in progress
+    for model in ("random", "greedy"):   # once its kernels are ready (with the wait, when there was one)
+        assert any(line.startswith(f"  {model}: 0 / 600 games") for line in progress), progress
     assert any(line.startswith("cross-play 1/1: greedy against random, 2 seats each") for line in progress)
     assert "  greedy vs random: 60 / 60 deals" in progress
     assert max(map(len, progress)) <= 80
