@@ -340,8 +340,8 @@ def answer_sentence(top, second, ahead, moved, games, margin):
         return "not levelled off", (f"{lead} It has not levelled off with skill: with {y} it is {_row_edge(second)}, "
                                     f"and from {y} to {x} it moves by {apart}, so stronger play may move it "
                                     "further.")
-    return "settled", (f"{lead} The next strongest, {y}, agrees within the intervals: its edge is "
-                       f"{_row_edge(second)}, {apart} from {x}'s.")
+    return "settled", (f"{lead} The next strongest, {y}, agrees within the intervals: with it the edge is "
+                       f"{_row_edge(second)}, and from {y} to {x} it moves by {apart}.")
 
 
 def to_json(path, edges=None, margin=None, found=None):
