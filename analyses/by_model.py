@@ -1,34 +1,40 @@
-"""The publisher's answer by player model: the first player's edge with every seat played by one model.
+"""The publisher's answer by player model: the first player's edge with the strongest player measured.
 
-For each player model in a list (``random``, the game's strongest heuristic,
-``learned`` where the game has it, ``mcts@N``), one run puts that model in
-every seat, seats not rotated, all on the same seed (so game ``i`` of every
-run is the same deal), and plays until every seat's 95% interval is within
-``±precision`` points (``playtest simulate --until-ci``; so is the first
-seat's) or the game cap is reached. Per model it reports:
+A study plays a *ladder* of player models, listed weakest first (``random``,
+the game's strongest heuristic, ``learned``, ``expert`` where the game has
+them), in three stages, every run on one seed (game ``i`` of every run is the
+same deal):
 
-* the **first seat's edge** (its win share minus the fair share, points) with
-  a 95% t interval over games: the first seat is named before the data, so
-  its interval needs no correction for the other seats;
-* the **seat verdict** of ``analyses.verdict`` at the margin (every seat at
-  once, simultaneous intervals), the games played and the wall time.
+1. **Every model in every seat**, seats not rotated, until every seat's 95%
+   interval is within ``±precision`` points (``playtest simulate
+   --until-ci``) or ``max_games``: the **first seat's edge** (win share minus
+   the fair share, points) and the **seat verdict** of ``analyses.verdict``
+   at the margin (every seat at once, simultaneous exact intervals). The
+   first seat's edge is printed with *its interval in that verdict*, so a
+   table and the verdict under it never show two intervals for one figure.
+2. **Strength**: each model against its neighbour below in a match, seats
+   rotated, ``deals`` deals (``analyses.strength``): points of win share per
+   seat gained rung by rung, with 95% intervals over deals.
+3. **A study sized for the answer**: the strongest model measured keeps
+   playing until its verdict is conclusive at the margin (balanced or
+   unbalanced) or ``max_games``; each extension is planned from the verdict's
+   own ``games_needed``. The weaker rungs keep the games of stage 1.
 
-Between adjacent models in the list (taken as weakest first) the edges are
-compared **paired** over the games both runs played: the difference of the
-first seat's win in game ``i`` under the two models, with a t interval,
-Bonferroni-corrected over the steps so that all the step claims together are
-wrong at most 5% of the time. ``change`` names a step in the words of the
-skill ladder: "grows" / "shrinks" (the edge moves away from / towards zero on
-a side where both edges' intervals lie), "reverses" (the edges' intervals lie
-on opposite sides of zero), "rises" / "falls" (the difference excludes zero
-but neither of those can be said) and ``AGREE`` (the difference's interval
-holds zero).
+The **answer** (``answer``) is the strongest model's first-seat edge and
+verdict, in one sentence that names that model and how far it is ahead of
+the next strongest. Two cases get their own sentence, both judged by the
+paired difference of the two strongest models' first-seat edges over the
+games both played (a 95% t interval): where the two are level in strength
+(their difference's interval holds 0) and their edges differ, skilled play
+does not settle the question; where the strongest is ahead and the edges
+differ, the edge has not levelled off with skill.
 
-``play`` writes one run directory per model and ``by_model.json``; ``table``
-and ``steps`` read them back; ``sentence`` is the answer in words.
+``play`` writes one run directory per model and per match and
+``by_model.json``; ``table``, ``ladder`` and ``answer`` read them back.
 """
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -36,21 +42,25 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from analyses import planning, strength
 from analyses.frames import as_lazy
+from analyses.moments import seat_moments
 from analyses.runs import open_run
-from analyses.verdict import seat_verdict
+from analyses.verdict import points, seat_verdict
 
 MANIFEST = "by_model.json"
-AGREE = "agree"
 LEARNED = "learned"
+EXPERT = "expert"
+CONCLUSIVE = ("balanced", "unbalanced")
+GROWTH = 1.25  # an extension plans this many times the games the verdict says would settle it ...
+MOST = 4  # ... and at most this many times the games played, so that an early settling is seen early
 
 
 def default_models(strategies, mcts=None):
-    """The default lineup of models for a ``StrategySet``: ``random``, its strongest heuristic, ``learned``
-    when the set has it, and ``mcts@<mcts>`` when a budget is given."""
+    """The default ladder for a ``StrategySet``, weakest first: ``random``, its strongest heuristic, ``learned``
+    and ``expert`` when the set has them, and ``mcts@<mcts>`` when a budget is given."""
     models = ["random", strategies.strongest]
-    if LEARNED in strategies.names():
-        models.append(LEARNED)
+    models += [m for m in (LEARNED, EXPERT) if m in strategies.names()]
     if mcts is not None:
         models.append(f"mcts@{mcts}")
     return list(dict.fromkeys(models))
@@ -61,54 +71,123 @@ def run_name(index, model):
     return f"{index + 1:02d}-" + "".join(c if c.isalnum() or c in "_-" else "-" for c in model)
 
 
-def settings(game, players, models, seed, precision, max_games, chunk_size, params=None):
+def match_name(index):
+    """The run directory of the match of model ``index`` against model ``index + 1``: ``"vs-01-02"``."""
+    return f"vs-{index + 1:02d}-{index + 2:02d}"
+
+
+def settings(game, players, models, seed, precision, max_games, chunk_size, params=None, deals=500, margin=1.0):
     """What a study is: the fields a resumed study must match (``params``: a model's parameter vector in place
-    of its default, by name)."""
+    of its default, by name; ``deals``: deals per match; ``margin``: the one the strongest model's verdict is
+    settled at)."""
     return {"game": game, "players": players, "models": list(models), "seed": seed, "precision": precision,
-            "max_games": max_games, "chunk_size": chunk_size, "params": dict(params or {})}
+            "max_games": max_games, "chunk_size": chunk_size, "params": dict(params or {}), "deals": deals,
+            "margin": margin}
 
 
-def play(simulate, out, study, *, resume=False, on_run=None, on_progress=None, **options):
+def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None, **options):
     """Play a study (``settings``) with ``simulate`` (``playtest.api.simulate``) into ``out``; return ``out``.
 
-    Each model plays one run directory until every seat's 95% interval is
-    within ``±precision`` points or ``max_games`` games. ``by_model.json`` is
-    rewritten after every run with the runs finished so far and the seconds
-    each took (the call, compiling included); with ``resume`` finished runs
-    are kept and an interrupted one is continued (its seconds then count the
-    resumed part only). ``on_run(index, model)`` is called before each run,
-    ``on_progress(index, model, games_done)`` after each chunk.
+    Stage 1 plays each model in every seat (one run directory each), stage 2
+    each neighbour match (``match_name``), stage 3 extends the strongest
+    model's run until its verdict settles (see the module docstring).
+    ``by_model.json`` is rewritten after every run with what is finished and
+    the seconds each took (the calls, compiling included); with ``resume``
+    finished runs are kept and an interrupted one is continued (its seconds
+    then count the resumed part only). ``on_stage(stage, index, total,
+    what)`` is called before each run (stage "model", "match" or "settle";
+    ``what`` the model, the pair, or the model and the games planned),
+    ``on_progress(what, done, planned, unit)`` once the kernels are compiled (or loaded) and after each chunk
+    (unit "games", or "deals" in a match).
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    done = {e["model"]: e for e in read_manifest(out)["runs"]} if resume else {}
-    runs = []
+    old = read_manifest(out) if resume else {}
+    state = {"runs": [], "matches": [], "sized": None}
     if not resume:
-        write_manifest(out, study, runs)  # first, so that an interrupted study can be resumed
-    for index, model in enumerate(study["models"]):
-        name = run_name(index, model)
-        if model in done:
-            runs.append(done[model])
-            continue
-        if on_run:
-            on_run(index, model)
-        resumed = resume and (out / name).exists()
+        write_manifest(out, study, state)  # first, so that an interrupted study can be resumed
+    done = {e["model"]: e for e in old.get("runs", [])}
+    models, params = study["models"], study["params"]
+
+    def call(name, strategies, games, label, resumed, planned=None, unit="games", **extra):
+        """Play one run; ``(seconds of the call, seconds of play, resumed)``."""
         started = time.perf_counter()
-        simulate(study["game"], players=study["players"], games=study["max_games"], seed=study["seed"],
-                 strategies=[model], params={k: v for k, v in study["params"].items() if k == model} or None,
-                 out=out / name, chunk_size=study["chunk_size"],
-                 until_ci=study["precision"] / 100, resume=resumed,
-                 on_progress=(lambda games, _, i=index, m=model: on_progress(i, m, games)) if on_progress else None,
-                 **options)
-        runs.append({"model": model, "run": name, "seconds": round(time.perf_counter() - started, 3),
-                     "resumed": resumed})
-        write_manifest(out, study, runs)
-    write_manifest(out, study, runs)  # with the finished runs kept after the last one played
+        simulate(study["game"], players=study["players"], games=games, seed=study["seed"], strategies=strategies,
+                 params={m: params[m] for m in set(strategies) if m in params} or None, out=out / name,
+                 chunk_size=study["chunk_size"], resume=resumed,
+                 on_progress=(lambda g, total: on_progress(label, g, planned or total, unit)) if on_progress else None,
+                 on_start=(lambda g, total: on_progress(label, g, planned or total, unit)) if on_progress else None,
+                 **extra, **options)
+        return (round(time.perf_counter() - started, 3), open_run(out / name).manifest.get("wall_seconds", 0.0),
+                resumed)
+
+    for index, model in enumerate(models):
+        if model in done:
+            state["runs"].append(done[model])
+            continue
+        if on_stage:
+            on_stage("model", index, len(models), model)
+        name = run_name(index, model)
+        seconds, play_seconds, resumed = call(name, [model], study["max_games"], model,
+                                              resume and (out / name).exists(), until_ci=study["precision"] / 100)
+        state["runs"].append({"model": model, "run": name, "seconds": seconds, "play_seconds": play_seconds,
+                              "resumed": resumed})
+        write_manifest(out, study, state)
+    played = {e["run"]: e for e in old.get("matches", [])}
+    for index in range(len(models) - 1):
+        lower, upper = models[index], models[index + 1]
+        name = match_name(index)
+        entry = played.get(name)
+        if entry is None or entry["pair"] != [lower, upper]:
+            if on_stage:
+                on_stage("match", index, len(models) - 1, (lower, upper))
+            seconds, play_seconds, resumed = call(name, strength.match_lineup(lower, upper, study["players"]),
+                                                  study["deals"], f"{upper} vs {lower}",
+                                                  resume and (out / name).exists(), unit="deals", rotate_seats=True)
+            entry = {"pair": [lower, upper], "run": name, "seconds": seconds, "play_seconds": play_seconds,
+                     "resumed": resumed}
+        state["matches"].append(entry)
+        write_manifest(out, study, state)
+    top = ladder(out, study, state["matches"]).ranked()[0]
+    entry = next(e for e in state["runs"] if e["model"] == top)
+    for planned in extensions(out / entry["run"], study):
+        if on_stage:
+            on_stage("settle", models.index(top), len(models), (top, planned))
+        games = open_run(out / entry["run"]).manifest["games_done"]
+        seconds, play_seconds, _ = call(entry["run"], [top], study["max_games"], top, True, planned,
+                                        until_ci=_target_half_width(out / entry["run"], games, planned))
+        entry["seconds"] = round(entry["seconds"] + seconds, 3)
+        entry["play_seconds"] = round(entry.get("play_seconds", 0.0) + play_seconds, 3)
+        write_manifest(out, study, state)
+    state["sized"] = top
+    write_manifest(out, study, state)
     return out
 
 
-def write_manifest(out, study, runs):
-    (Path(out) / MANIFEST).write_text(json.dumps({**study, "runs": runs}, indent=2) + "\n")
+def extensions(run_dir, study):
+    """The games planned for each extension of a run until its verdict at the study's margin is conclusive
+    or it reached ``max_games`` (a generator, read again after each extension is played): ``GROWTH`` times
+    the verdict's ``games_needed`` but at most ``MOST`` times the games played, at least one chunk more, at
+    most the cap."""
+    while True:
+        run = open_run(run_dir)
+        verdict = seat_verdict(run.seats, study["margin"], manifest=run.manifest)
+        games = run.manifest["games_done"]
+        if verdict.kind in CONCLUSIVE or games >= study["max_games"]:
+            return
+        needed = verdict.games_needed or study["max_games"]
+        yield min(study["max_games"], max(min(math.ceil(GROWTH * needed), MOST * games), games + study["chunk_size"]))
+
+
+def _target_half_width(run_dir, games, planned):
+    """The ``until_ci`` (a share) at which a run of ``games`` games reaches about ``planned`` games: its widest
+    seat half-width now, shrunk as ``1/sqrt(games)``."""
+    width = planning.max_half_width(seat_moments(open_run(run_dir).seats))
+    return width * math.sqrt(games / planned) if math.isfinite(width) else 1e-9
+
+
+def write_manifest(out, study, state):
+    (Path(out) / MANIFEST).write_text(json.dumps({**study, **state}, indent=2) + "\n")
 
 
 def read_manifest(path):
@@ -129,147 +208,159 @@ def first_seat_wins(seats):
     return frame["game"].to_numpy(), frame["win"].to_numpy().astype(float)
 
 
-def _t_interval(values, centre, confidence):
-    """``(mean - centre, lo, hi)`` in points: the one-sample t interval of the mean over the last axis."""
-    ci = stats.ttest_1samp(values, centre, axis=-1).confidence_interval(confidence)
-    return 100 * (values.mean(axis=-1) - centre), 100 * (ci.low - centre), 100 * (ci.high - centre)
-
-
-def edge_interval(wins, players, confidence=0.95):
-    """``(edge, lo, hi)`` in points of the first seat from its wins in ``(..., games)`` (numpy; 1/k for a
-    k-way shared win): mean minus the fair share with a t interval over games (no correction for the other
-    seats: the first seat is the one asked about)."""
-    return _t_interval(np.asarray(wins, dtype=float), 1 / players, confidence)
-
-
-def paired_difference(before, after, steps=1, confidence=0.95):
+def paired_difference(before, after, confidence=0.95):
     """``(difference, lo, hi)`` in points of ``after - before``, the first seat's wins in the same games
-    (``(..., games)`` numpy arrays), with a t interval Bonferroni-corrected over ``steps`` comparisons."""
+    (``(..., games)`` numpy arrays), with a t interval over games."""
     d = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
-    return _t_interval(d, 0.0, 1 - (1 - confidence) / steps)
+    ci = stats.ttest_1samp(d, 0.0, axis=-1).confidence_interval(confidence)
+    return 100 * d.mean(axis=-1), 100 * ci.low, 100 * ci.high
 
 
-def change(lo0, hi0, lo1, hi1, dlo, dhi):
-    """How the first-seat edge changes from a model with edge interval ``[lo0, hi0]`` to one with ``[lo1,
-    hi1]`` when their paired difference has interval ``[dlo, dhi]`` (numpy, element-wise): "reverses",
-    "grows", "shrinks", "rises", "falls" or ``AGREE`` (see the module docstring)."""
-    lo0, hi0, lo1, hi1, dlo, dhi = np.broadcast_arrays(*(np.asarray(v, dtype=float)
-                                                         for v in (lo0, hi0, lo1, hi1, dlo, dhi)))
-    up, down = dlo > 0, dhi < 0
-    return np.select([~up & ~down, ((lo0 > 0) & (hi1 < 0)) | ((hi0 < 0) & (lo1 > 0)),
-                      (up & (lo0 > 0)) | (down & (hi0 < 0)), (up & (hi1 < 0)) | (down & (lo1 > 0)), up],
-                     [AGREE, "reverses", "grows", "shrinks", "rises"], "falls")
+def ladder(path, manifest=None, matches=None):
+    """The study's ``strength.Ladder`` from its matches (``manifest["matches"]`` unless given)."""
+    path = Path(path)
+    manifest = read_manifest(path) if manifest is None else manifest
+    matches = manifest.get("matches", []) if matches is None else matches
+    return strength.ladder_of_matches(manifest["models"], [open_run(path / m["run"]).seats for m in matches],
+                                      manifest["players"])
 
 
-def table(path, margin=1.0):
-    """``(manifest, frame)``: one row per model in the order played, with the first seat's edge, low, high
-    (points, 95%), the seat verdict at ``margin`` points (kind and sentence), the games played, whether the
-    precision was reached (else the cap stopped the run), the seconds of the call and of play alone."""
+def table(path, margin=None):
+    """``(manifest, frame)``: one row per model in the order played, with its strength (points per seat, 95%),
+    the first seat's edge with its interval in the seat verdict (``low``, ``high``, points), the seat verdict
+    at ``margin`` points (the study's by default: kind, sentence, and its largest seat, edge, low, high),
+    the games played, whether the run played the cap, the seconds of the calls and of play alone."""
     path = Path(path)
     manifest = read_manifest(path)
-    players = manifest["players"]
+    margin = manifest.get("margin", 1.0) if margin is None else margin
+    strengths = ladder(path, manifest).table() if manifest.get("matches") else None
     rows = []
     for entry in manifest["runs"]:
         run = open_run(path / entry["run"])
         verdict = seat_verdict(run.seats, margin, manifest=run.manifest)
-        edge, lo, hi = edge_interval(first_seat_wins(run.seats)[1], players)
-        rows.append({"model": entry["model"], "first_seat_edge": float(edge), "low": float(lo), "high": float(hi),
+        first = next((e for e in verdict.edges if e.seat == 0), None)
+        big = verdict.largest
+        rows.append({"model": entry["model"],
+                     "first_seat_edge": first.edge if first else math.nan, "low": first.lo if first else math.nan,
+                     "high": first.hi if first else math.nan,
                      "verdict": verdict.kind, "verdict_sentence": verdict.sentence(),
+                     "largest_seat": big.seat if big else None, "largest_edge": big.edge if big else math.nan,
+                     "largest_low": big.lo if big else math.nan, "largest_high": big.hi if big else math.nan,
                      "games": int(run.manifest["games_done"]),
-                     "precise": bool(run.manifest.get("stopped_early", False)),
-                     "seconds": entry["seconds"], "play_seconds": run.manifest.get("wall_seconds"),
+                     "capped": int(run.manifest["games_done"]) >= manifest["max_games"],
+                     "seconds": entry["seconds"], "play_seconds": entry.get("play_seconds", run.manifest.get("wall_seconds")),
                      "resumed": entry.get("resumed", False)})
-    return manifest, pl.DataFrame(rows)
+    frame = pl.DataFrame(rows)
+    if strengths is not None:
+        frame = frame.join(strengths, on="model", how="left", maintain_order="left")
+    else:
+        frame = frame.with_columns(strength=pl.lit(0.0), strength_low=pl.lit(0.0), strength_high=pl.lit(0.0))
+    return manifest, frame
 
 
-def steps(path, edges=None, confidence=0.95):
-    """One row per pair of adjacent models (before, after): the paired difference of the first seat's
-    edge over the games both played (points, interval Bonferroni-corrected over the steps), the games
-    compared, and ``change``'s word. ``edges`` is ``table``'s frame (read when None)."""
+def _edge(value, lo, hi):
+    return f"{value:+.2f} ({lo:+.2f} to {hi:+.2f})"
+
+
+def _row_edge(row):
+    return _edge(row["first_seat_edge"], row["low"], row["high"])
+
+
+def verdict_words(row, margin):
+    """A row's verdict in a few words: "unbalanced at ±1.0", "balanced within ±1.0", "inconclusive at ±1.0",
+    naming the seat that makes it unbalanced when that is not the first."""
+    kind, m = row["verdict"], points(margin)
+    if kind == "balanced":
+        return f"balanced within ±{m}"
+    words = f"{kind} at ±{m}"
+    if kind == "unbalanced" and row["largest_seat"] != 0:
+        words += (f" (seat {row['largest_seat']}'s edge is "
+                  f"{_edge(row['largest_edge'], row['largest_low'], row['largest_high'])})")
+    return words
+
+
+def answer(path, edges=None, margin=None):
+    """The study's answer: a dict with ``model`` (the strongest measured), ``verdict``, ``sentence``,
+    ``first_seat_edge`` ``{edge, lo, hi}`` (points, its interval in the verdict), ``case`` ("settled",
+    "not settled by skill", "not levelled off" or "one model") and, with two models or more, ``runner_up``,
+    ``ahead`` (strength difference) and ``edge_difference`` (paired, runner-up to strongest), each
+    ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None)."""
     path = Path(path)
     manifest = read_manifest(path)
+    margin = manifest.get("margin", 1.0) if margin is None else margin
     if edges is None:
-        edges = table(path)[1]
-    wins = [first_seat_wins(open_run(path / e["run"]).seats) for e in manifest["runs"]]
-    count = len(wins) - 1
-    rows = []
-    for k in range(count):
-        (g0, w0), (g1, w1) = wins[k], wins[k + 1]
-        common, i0, i1 = np.intersect1d(g0, g1, assume_unique=True, return_indices=True)
-        d, dlo, dhi = paired_difference(w0[i0], w1[i1], count, confidence)
-        a, b = edges.row(k, named=True), edges.row(k + 1, named=True)
-        rows.append({"before": a["model"], "after": b["model"], "difference": float(d), "low": float(dlo),
-                     "high": float(dhi), "games": len(common),
-                     "change": str(change(a["low"], a["high"], b["low"], b["high"], dlo, dhi))})
-    return pl.DataFrame(rows, schema={"before": pl.String, "after": pl.String, "difference": pl.Float64,
-                                      "low": pl.Float64, "high": pl.Float64, "games": pl.Int64,
-                                      "change": pl.String})
+        edges = table(path, margin)[1]
+    rows = {r["model"]: r for r in edges.iter_rows(named=True)}
+    steps = ladder(path, manifest)
+    ranked = [m for m in steps.ranked() if m in rows]
+    top = rows[ranked[0]]
+    result = {"model": top["model"], "verdict": top["verdict"],
+              "first_seat_edge": {"edge": top["first_seat_edge"], "lo": top["low"], "hi": top["high"]}}
+    verdict = verdict_words(top, margin)
+    if len(ranked) == 1:
+        return {**result, "case": "one model",
+                "sentence": f"With the only player model measured, `{top['model']}` in every seat, the first "
+                            f"player's edge is {_row_edge(top)} points: {verdict}."}
+    second = rows[ranked[1]]
+    d, dlo, dhi = (float(v) for v in steps.difference(top["model"], second["model"]))
+    runs = {e["model"]: e["run"] for e in manifest["runs"]}
+    (g0, w0), (g1, w1) = (first_seat_wins(open_run(path / runs[m]).seats) for m in (second["model"], top["model"]))
+    _, i0, i1 = np.intersect1d(g0, g1, assume_unique=True, return_indices=True)
+    e, elo, ehi = (float(v) for v in paired_difference(w0[i0], w1[i1]))
+    case, sentence = answer_sentence(top, second, (d, dlo, dhi), (e, elo, ehi), len(i0), margin)
+    return {**result, "case": case, "sentence": sentence, "runner_up": second["model"],
+            "ahead": {"value": d, "lo": dlo, "hi": dhi}, "edge_difference": {"value": e, "lo": elo, "hi": ehi}}
 
 
-def _edge(row):
-    return f"{row['first_seat_edge']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f})"
+def answer_sentence(top, second, ahead, moved, games, margin):
+    """``(case, sentence)`` of the answer from the strongest model's row ``top`` and the next strongest's
+    ``second`` (``table``'s rows), ``ahead`` = ``(d, lo, hi)`` the strength of ``top`` minus ``second``'s and
+    ``moved`` = ``(e, lo, hi)`` the paired difference of their first-seat edges (``top``'s minus ``second``'s)
+    over ``games`` games, all in points.
+
+    "not settled by skill" when the two are level (``ahead``'s interval holds 0) and their edges differ
+    (``moved``'s interval excludes 0), "not levelled off" when ``top`` is ahead and the edges differ, else
+    "settled"."""
+    (d, dlo, dhi), (e, elo, ehi) = ahead, moved
+    level, differ = dlo <= 0, elo > 0 or ehi < 0
+    x, y = f"`{top['model']}`", f"`{second['model']}`"
+    verdict = verdict_words(top, margin)
+    strength = f"{d:+.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}"
+    apart = f"{e:+.2f} points ({elo:+.2f} to {ehi:+.2f}, paired over {games:,} games)"
+    if level and differ:
+        return "not settled by skill", (
+            f"Skilled play does not settle it: the two strongest players measured, {x} and {y}, are level in "
+            f"strength ({x} {strength} against {y}), yet the first player's edge is {_row_edge(top)} points with "
+            f"{x} ({verdict}) and {_row_edge(second)} with {y} ({verdict_words(second, margin)}), {apart} apart.")
+    where = f"ahead of {y} by {d:.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}" if not level else \
+        f"level in strength with {y}: {strength}"
+    lead = (f"With the strongest player measured, {x} ({where}), the first player's edge is {_row_edge(top)} "
+            f"points: {verdict}.")
+    if differ:
+        return "not levelled off", (f"{lead} It has not levelled off with skill: with {y} it is {_row_edge(second)}, "
+                                    f"and from {y} to {x} it moves by {apart}, so stronger play may move it "
+                                    "further.")
+    return "settled", (f"{lead} The next strongest, {y}, agrees within the intervals: with it the edge is "
+                       f"{_row_edge(second)}, and from {y} to {x} it moves by {apart}.")
 
 
-def _difference(row):
-    return f"{row['difference']:+.2f} points ({row['low']:+.2f} to {row['high']:+.2f})"
-
-
-def sentence(edges, changes):
-    """The answer in one paragraph: the first-seat edge with every model, and whether it changes from model
-    to model, claimed only where a step's paired interval excludes zero. ``edges`` and ``changes`` are the
-    frames of ``table`` and ``steps``; the models are read as listed, weakest first."""
-    each = "; ".join(f"{_edge(r)} with {r['model']}" for r in edges.iter_rows(named=True))
-    if changes.height == 0:
-        row = edges.row(0, named=True)
-        return (f"One model only ({row['model']}), so no comparison: with {row['model']} in every seat the "
-                f"first-seat edge is {_edge(row)} points (95% interval).")
-    interval = ("95% interval" if changes.height == 1
-                else f"simultaneous 95% intervals over the {changes.height} steps")
-    order = " → ".join(edges["model"].to_list())
-    kinds = set(changes["change"].to_list())
-    if kinds == {AGREE}:
-        return (f"The models agree within the intervals: the first-seat edge is {each} (points, 95% intervals); "
-                f"at no step from one model to the next ({order}) does the paired difference exclude zero "
-                f"({interval}).")
-    if len(kinds) == 1:
-        (kind,) = kinds
-        where = "" if changes.height == 1 else " at every step"
-        return (f"The first player's edge {kind} with skill{where} ({order}, the models as listed, weakest "
-                f"first): {each} (points, 95% intervals); paired differences "
-                + ", ".join(f"{_difference(r)} from {r['before']} to {r['after']}"
-                            for r in changes.iter_rows(named=True)) + f" ({interval}).")
-    lead = ("The first-seat edge changes at some steps only" if AGREE in kinds
-            else "The first-seat edge changes at every step, not always the same way")
-    parts = [f"from {r['before']} to {r['after']} " + (f"the models agree within the intervals ({_difference(r)})"
-                                                       if r["change"] == AGREE else
-                                                       f"it {r['change']} ({_difference(r)})")
-             for r in changes.iter_rows(named=True)]
-    return (f"{lead}: {'; '.join(parts)} (paired, {interval}); "
-            f"the edges are {each} (points, 95% intervals).")
-
-
-def is_search(model):
-    """Whether a model name is the search player (``mcts`` or ``mcts@N``)."""
-    return model == "mcts" or model.startswith("mcts@")
-
-
-def skilled_disagreement(changes):
-    """``[sentence]`` where the two skilled models, ``learned`` and a search (``mcts@N``), are adjacent in the
-    study and their first-seat edges differ (the step's paired interval excludes zero), else ``[]``: a list
-    to join the other paragraphs, like ``verdict_sentences``.
-
-    The study does not measure which of the two is the stronger (head to head it differs by game,
-    ``docs/skill.md``), so such a step says that the edge depends on how skilled players play, not that it
-    grows or shrinks with skill, and neither edge alone is the skilled answer.
-    """
-    for r in changes.iter_rows(named=True):
-        pair = {r["before"], r["after"]}
-        if r["change"] != AGREE and LEARNED in pair and any(is_search(m) for m in pair):
-            return [f"The two skilled models disagree: from {r['before']} to {r['after']} the first seat's edge "
-                    f"moves by {_difference(r)}. This study does not measure which is the stronger (`playtest "
-                    f"ladder` does), so the edge depends on how skilled players play, not only on skill: read it as "
-                    f"{r['before']}'s and {r['after']}'s answers, not one skilled answer."]
-    return []
+def to_json(path, edges=None, margin=None, found=None):
+    """``playtest skill --json``: ``answer`` (``answer``'s model, verdict, sentence and first-seat edge, with its
+    case) and ``models``, one ``{model, strength, first_seat_edge, verdict, games}`` each (points). ``edges``
+    and ``found`` are ``table``'s frame and ``answer``'s dict (read when None)."""
+    manifest = read_manifest(path)
+    margin = manifest.get("margin", 1.0) if margin is None else margin
+    if edges is None:
+        edges = table(path, margin)[1]
+    if found is None:
+        found = answer(path, edges, margin)
+    return {"game": manifest["game"], "players": manifest["players"], "margin_points": margin,
+            "units": "percentage points of win share",
+            "answer": {k: found[k] for k in ("model", "verdict", "sentence", "first_seat_edge", "case")},
+            "models": [{"model": r["model"],
+                        "strength": {"value": r["strength"], "lo": r["strength_low"], "hi": r["strength_high"]},
+                        "first_seat_edge": {"edge": r["first_seat_edge"], "lo": r["low"], "hi": r["high"]},
+                        "verdict": r["verdict"], "games": r["games"]} for r in edges.iter_rows(named=True)]}
 
 
 def verdict_sentences(edges):

@@ -1322,33 +1322,43 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     return Result(found.frame(), info={**found.tables(), "markdown": found.markdown, "out": out})
 
 
-def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, max_games=20_000, seed=0,
-             margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_run=None, on_progress=None):
-    """The first seat's edge and the seat verdict with each player model in every seat
-    (``playtest skill``; ``analyses.by_model``): a ``Result`` whose ``frame`` is the edges table, one row per
-    model (``table``; each row has its own verdict, so the result has none), ``info["changes"]`` the change
-    from each model to the next (``steps``) and ``dir`` the study's folder.
+def by_model(game, out, *, models=None, mcts=None, players=None, precision=2.0, max_games=20_000, deals=500,
+             seed=0, margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_stage=None,
+             on_progress=None):
+    """The skilled answer (``playtest skill``; ``analyses.by_model``): each player model's first-seat edge and
+    seat verdict with it in every seat, its strength on the ladder, and the answer of the strongest.
 
-    ``models`` lists strategy names, read as weakest first (None:
+    ``models`` lists strategy names, read as the ladder weakest first (None:
     ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
     at the end; ``params`` maps a model's name to its parameter vector. Each
     model plays in ``out`` until every seat's 95% interval is within
-    ``±precision`` points or ``max_games`` games. Everything is
-    checked before anything is played: the models (at least one, no repeats,
-    each known and playable), the sizes, and ``out`` (new or empty; with
-    ``resume`` a study of the same game, players, seed, precision, cap and
-    chunk size whose models begin the list: its finished runs are kept, an
-    interrupted one continues, models added at the end are played).
+    ``±precision`` points or ``max_games`` games; each plays its neighbour
+    below on ``deals`` deals, seats rotated (strength); the strongest then
+    plays on until its verdict at ``margin`` is conclusive or ``max_games``.
+    Everything is checked before anything is played: the models (at least one,
+    no repeats, each known and playable), the sizes, and ``out`` (new or
+    empty; with ``resume`` a study of the same game, players, seed,
+    precision, cap, deals, margin and chunk size whose models begin the list:
+    its finished runs are kept, an interrupted one continues, models added at
+    the end are played). ``on_stage`` and ``on_progress`` are
+    ``analyses.by_model.play``'s.
+
+    Returns a ``Result`` whose ``frame`` is the table by model
+    (``analyses.by_model.table``: strength, first-seat edge with its interval
+    in the seat verdict, verdict, games), ``verdict`` the answer's sentence,
+    ``info["answer"]`` the answer (``analyses.by_model.answer``) and ``dir``
+    the study's folder.
 
     Examples
     --------
     >>> import tempfile
     >>> r = api.by_model("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"], precision=20,
-    ...                  max_games=200)
-    >>> r.to_polars()["model"].to_list(), r.info["changes"].height   # one change: random -> greedy
-    (['random', 'greedy'], 1)
+    ...                  max_games=200, deals=40)
+    >>> r.to_polars()["model"].to_list(), r.info["answer"]["model"]
+    (['random', 'greedy'], 'greedy')
     """
     from analyses import by_model as study_of
+    from analyses import strength
 
     g = game_registry.get(game)
     players = g.default_players if players is None else players
@@ -1367,7 +1377,7 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
     strangers = sorted(set(params) - set(models))
     if strangers:
         raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
-    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params)
+    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params, deals, margin)
     out = Path(out)
     if resume:
         _check_resumable(out, study, study_of)
@@ -1376,9 +1386,15 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=1.0, 
     for index, model in enumerate(models):
         check(game, players=players, seed=seed, games=max_games, strategies=[model], chunk_size=chunk_size,
               params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
-    study_of.play(simulate, out, study, resume=resume, on_run=on_run, on_progress=on_progress, threads=threads)
+    for index in range(len(models) - 1):
+        lineup = strength.match_lineup(models[index], models[index + 1], players)
+        check(game, players=players, seed=seed, games=deals, strategies=lineup, chunk_size=chunk_size,
+              rotate_seats=True, params={m: params[m] for m in set(lineup) if m in params} or None,
+              out=out / study_of.match_name(index))
+    study_of.play(simulate, out, study, resume=resume, on_stage=on_stage, on_progress=on_progress, threads=threads)
     edges = study_of.table(out, margin)[1]
-    return Result(edges, dir=out, info={"changes": study_of.steps(out, edges)})
+    found = study_of.answer(out, edges, margin)
+    return Result(edges, found["sentence"], dir=out, info={"answer": found})
 
 
 def _check_resumable(out, study, study_of):

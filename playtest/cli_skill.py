@@ -6,19 +6,25 @@ Thin, like the rest of the command line: each command is a call to ``playtest.ap
 
 import json
 import math
+import time
 from pathlib import Path
 
 import click
 import numba
 
 from analyses.verdict import points
-from playtest import api
+from playtest import api, terminal
 from playtest.cli_types import FiniteRange, OutputPath, margin_type
 from simulator import games as game_registry
 
 
 def game_argument(f):
     return click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")(f)
+
+
+def print_json(value):
+    """Print ``value`` as indented JSON, unwrapped (JSON is for programs, not for the terminal's width)."""
+    click.echo(json.dumps(value, indent=2))
 
 
 def _points(share):
@@ -50,7 +56,7 @@ def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, se
 
     def progress(done, total, share):
         if not as_json:
-            click.echo(f"evaluation {done}/{total}: win share {100 * share:.2f}%", err=True)
+            terminal.echo(f"evaluation {done}/{total}: win share {100 * share:.2f}%", err=True)
 
     result = api.tune(game, strategy, field=field, out=out, players=players, budget=budget, deals=deals,
                       confirm_deals=confirm_deals, sigma=sigma, seed=seed, on_evaluation=progress)
@@ -58,20 +64,20 @@ def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, se
     better = r.gain.lo > 0
     worse = r.gain.hi < 0
     if as_json:
-        click.echo(json.dumps({**r.to_dict(), "out": str(out)}, indent=2))
+        print_json({**r.to_dict(), "out": str(out)})
         return
     fair = 1 / players
-    click.echo(f"{g.title}, {players} players: {strategy} against {field} in the other seats, seats rotated "
-               f"(fair share {100 * fair:.1f}%)")
-    click.echo(f"  default {r.default}: {_points(r.before)}")
-    click.echo(f"  tuned   {[round(x, 3) for x in r.tuned]}: {_points(r.after)}")
-    click.echo(f"  confirmed on {confirm_deals:,} fresh deals (seed {seed}, never used by the search), paired: "
-               f"{100 * r.gain.mean:+.2f} points ({100 * r.gain.lo:+.2f} to {100 * r.gain.hi:+.2f})")
+    terminal.echo(f"{g.title}, {players} players: {strategy} against {field} in the other seats, seats rotated "
+                  f"(fair share {100 * fair:.1f}%)")
+    terminal.echo(f"  default {r.default}: {_points(r.before)}")
+    terminal.echo(f"  tuned   {[round(x, 3) for x in r.tuned]}: {_points(r.after)}")
+    terminal.echo(f"  confirmed on {confirm_deals:,} fresh deals (seed {seed}, never used by the search), paired: "
+                  f"{100 * r.gain.mean:+.2f} points ({100 * r.gain.lo:+.2f} to {100 * r.gain.hi:+.2f})")
     verdict = ("the tuned vector is better" if better else "the tuned vector is worse: keep the default" if worse
                else "no difference the confirmation can tell apart")
-    click.echo(f"  {verdict}; tuned vector written to {out} (use --param {strategy}=@{out})")
+    terminal.echo(f"  {verdict}; tuned vector written to {out} (use --param {strategy}=@{out})")
     if not math.isfinite(r.gain.lo):
-        click.echo("  (too few confirmation deals for an interval)")
+        terminal.echo("  (too few confirmation deals for an interval)")
 
 
 def _share_text(share, lo, hi):
@@ -110,30 +116,40 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
 
     def progress(done, total):
         if not as_json:
-            click.echo(f"run {done}/{total}", err=True)
+            terminal.echo(f"run {done}/{total}", err=True)
 
     result = api.ladder(game, out=out, players=players, first=first, levels=levels, deals=deals, field=field,
                         horizon=horizon, seed=seed, margin=margin, on_run=progress)
     table, field, players = result.frame, result.info["field"], result.info["manifest"]["players"]
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
-        click.echo(json.dumps(table.to_dicts(), indent=2))
+        print_json(table.to_dicts())
         return
-    click.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
-               f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and the seat "
-               f"advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
-    click.echo(f"{'budget':>7}  {'vs level below':>20}  {'vs ' + field:>20}  {'first seat edge':>22}  "
-               f"{'largest seat edge':>28}  verdict")
-    for r in table.iter_rows(named=True):
-        click.echo(f"{r['budget']:>7}  {_share_text(r['below_share'], r['below_lo'], r['below_hi']):>20}  "
-                   f"{_share_text(r['field_share'], r['field_lo'], r['field_hi']):>20}  "
-                   f"{_edge_text(r['first_edge'], r['first_lo'], r['first_hi']):>22}  "
-                   f"{'seat ' + str(r['largest_seat']) + ' ' + _edge_text(r['largest_edge'], r['largest_lo'], r['largest_hi']):>28}"
-                   f"  {r['verdict']}")
-    click.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "
-               f"simultaneous 95% intervals; runs in {out}")
+    terminal.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
+                  f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and "
+                  f"the seat advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
+    terminal.console().print(ladder_levels_table(table, field))
+    terminal.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "
+                  f"simultaneous 95% intervals; runs in {out}")
     if report:
-        click.echo(str(report))
+        terminal.echo(str(report))
+
+
+def ladder_levels_table(table, field):
+    """``playtest ladder``'s levels as a rich ``Table`` at the terminal's width (long cells wrap in their column)."""
+    from rich import box
+    from rich.table import Table
+
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for col in ("budget", "vs level\nbelow", f"vs {field}", "first seat\nedge", "largest\nseat edge", "verdict"):
+        t.add_column(col, justify="left" if col == "verdict" else "right", overflow="fold")
+    for r in table.iter_rows(named=True):
+        t.add_row(str(r["budget"]), _share_text(r["below_share"], r["below_lo"], r["below_hi"]),
+                  _share_text(r["field_share"], r["field_lo"], r["field_hi"]),
+                  _edge_text(r["first_edge"], r["first_lo"], r["first_hi"]),
+                  f"seat {r['largest_seat']} {_edge_text(r['largest_edge'], r['largest_lo'], r['largest_hi'])}",
+                  r["verdict"])
+    return t
 
 
 @click.command()
@@ -160,15 +176,14 @@ def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_jso
                           margin=margin)
     r, lineup, horizon = result.info, result.info["lineup"], result.info["horizon"]
     if as_json:
-        click.echo(json.dumps({"game": game, "players": players, "agent": agent, "forbid": list(classes),
-                               "horizon": horizon, "seed": seed,
-                               **{k: v for k, v in r.items() if k not in ("lineup", "horizon")}}, indent=2))
+        print_json({"game": game, "players": players, "agent": agent, "forbid": list(classes), "horizon": horizon,
+                    "seed": seed, **{k: v for k, v in r.items() if k not in ("lineup", "horizon")}})
         return
-    click.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
-               f"{lineup[0]} against {players - 1} x {agent} (horizon {horizon:g})")
-    click.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
-               f"{100 / players:.1f}%")
-    click.echo(f"  {r['reading']}")
+    terminal.echo(f"{g.title}, {players} players, {r['deals']:,} deals x {players} rotations, seed {seed}: "
+                  f"{lineup[0]} against {players - 1} x {agent} (horizon {horizon:g})")
+    terminal.echo(f"  restricted win share {_share_text(r['share'], r['lo'], r['hi'])} against a fair share of "
+                  f"{100 / players:.1f}%")
+    terminal.echo(f"  {r['reading']}")
 
 
 def _models_option(value):
@@ -176,19 +191,105 @@ def _models_option(value):
     return None if value is None else [m.strip() for m in value.split(",") if m.strip()]
 
 
+def resume_command(study, params, out):
+    """The command that resumes a study: its settings (``analyses.by_model.settings``, read back from its
+    folder) spelled out, the ``--param`` items as given, then ``--resume``."""
+    import shlex
+
+    words = ["playtest", "skill", study["game"], "--models", ",".join(study["models"]),
+             "--players", str(study["players"]), "--precision", f"{study['precision']:g}",
+             "--max-games", str(study["max_games"]), "--deals", str(study["deals"]),
+             "--chunk-size", str(study["chunk_size"]), "--seed", str(study["seed"]),
+             "--margin", f"{study['margin']:g}"]
+    for item in params:
+        words += ["--param", item]
+    return shlex.join(words + ["--out", str(out), "--resume"])
+
+
+class _SkillProgress:
+    """What ``skill`` says while it plays, on standard error: a line per stage, and inside each run the games
+    done against the games planned when its kernels are ready (with the seconds that took, when it was a
+    wait), at its last chunk, and at most every ``EVERY`` seconds between."""
+
+    EVERY = 2.0
+
+    def __init__(self, quiet, precision, max_games, deals, margin, players):
+        self.quiet, self.last = quiet, 0.0
+        self.precision, self.max_games, self.deals, self.margin, self.players = (precision, max_games, deals,
+                                                                                  margin, players)
+        self.first = True
+
+    def stage(self, kind, index, total, what):
+        from analyses.strength import upper_seats
+
+        if self.quiet:
+            return
+        self.first, self.started = True, time.monotonic()
+        if kind == "model":
+            line = (f"model {index + 1}/{total}: {what} in every seat, until every seat is within "
+                    f"±{points(self.precision)} points or {self.max_games:,} games")
+        elif kind == "match":
+            lower, upper = what
+            held = upper_seats(self.players)
+            seats = f"{held} seats each" if 2 * held == self.players else f"one seat against {self.players - 1}"
+            line = (f"cross-play {index + 1}/{total}: {upper} against {lower}, {seats}, seats rotated, "
+                    f"{self.deals:,} deals")
+        else:
+            model, planned = what
+            line = (f"sizing the answer: {model}, the strongest, plays on until its verdict is conclusive at "
+                    f"±{points(self.margin)} points ({planned:,} games planned)")
+        terminal.echo(line, err=True)
+
+    def progress(self, label, done, planned, unit):
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if self.first:  # the kernels are ready: say how long that took when it was a wait
+            waited = now - self.started
+            terminal.echo(f"  {label}: {done:,} / {planned:,} {unit}"
+                          + (f", after {waited:.0f} s compiling or loading its kernels" if waited >= 2 else ""),
+                          err=True)
+            self.first, self.last = False, now
+        elif done >= planned or now - self.last >= self.EVERY:
+            self.last = now
+            terminal.echo(f"  {label}: {done:,} / {planned:,} {unit}", err=True)
+
+
+def ladder_table(edges, margin):
+    """The ladder as a rich ``Table`` at the terminal's width: model, strength, first-seat edge with the
+    interval its verdict uses, verdict and games; long cells wrap within their column."""
+    from rich import box
+    from rich.table import Table
+
+    from reports import by_model_report
+
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for col, justify in (("model", "left"), ("strength,\npoints/seat", "right"),
+                         ("first-seat edge,\npoints", "right"), (f"verdict\n±{points(margin)}", "left"),
+                         ("games", "right")):
+        t.add_column(col, justify=justify, overflow="fold")
+    for r in edges.iter_rows(named=True):
+        t.add_row(r["model"], by_model_report.strength_text(r), by_model_report.edge_text(r), r["verdict"],
+                  by_model_report.games_text(r))
+    return t
+
+
 @click.command()
 @game_argument
 @click.option("--models", "-m", default=None, metavar="A,B,...",
               help="Player models, comma-separated, weakest first [default: random, the game's strongest "
-                   "heuristic, and learned when the game has it].")
+                   "heuristic, learned and expert where the game has them].")
 @click.option("--mcts", type=click.IntRange(1, 2 ** 20), default=None, metavar="N",
               help="Also play mcts@N, last (slow: none by default).")
 @click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
-@click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=1.0,
+@click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=2.0,
               show_default=True, help="Play each model until every seat's 95% interval is within ± this many "
                                       "points ...")
 @click.option("--max-games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
-              help="... or until this many games.")
+              help="... or until this many games; the strongest plays on until its verdict is conclusive, up "
+                   "to this many games.")
+@click.option("--deals", type=click.IntRange(2, 10_000_000), default=500, show_default=True,
+              help="Deals of each cross-play match (each model against the one below it, seats rotated).")
 @click.option("--chunk-size", type=click.IntRange(1), default=500, show_default=True,
               help="Games between two checks of the precision.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
@@ -204,62 +305,50 @@ def _models_option(value):
                    "added at the end of the list.")
 @click.option("--report/--no-report", "make_report", default=True, show_default=True,
               help="Also write <out>/report.html.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-@click.option("--markdown", is_flag=True, help="Print the table as Markdown (also written to <out>/by_model.md).")
-def skill(game, models, mcts, players, precision, max_games, chunk_size, seed, params, margin, threads, out,
+@click.option("--json", "as_json", is_flag=True, help="Print the answer and the ladder as JSON.")
+@click.option("--markdown", is_flag=True,
+              help="Print the answer and the table as Markdown (also written to <out>/by_model.md).")
+def skill(game, models, mcts, players, precision, max_games, deals, chunk_size, seed, params, margin, threads, out,
           resume, make_report, as_json, markdown):
-    """The first player's edge and the seat verdict with each player model in every seat, side by side."""
-    import textwrap
-    import time
-
+    """The first player's edge with the strongest player measured: each model's edge and verdict with it in
+    every seat, its strength against the model below it, and the answer of the strongest."""
     from analyses import by_model
-    from playtest.cli import parse_params
+    from playtest.cli import interrupted, parse_params
     from reports import by_model_report
     from reports.build import write_report
 
-    quiet = as_json or markdown
-    last = [0.0]
-
-    def started(index, model):
-        if not quiet:
-            click.echo(f"model {index + 1}: {model} in every seat", err=True)
-
-    def progress(_, model, games):
-        if not quiet and time.monotonic() - last[0] >= 2:
-            last[0] = time.monotonic()
-            click.echo(f"  {model}: {games:,} games", err=True)
-
-    study = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
-                         precision=precision, max_games=max_games, seed=seed, margin=margin, chunk_size=chunk_size,
-                         params=parse_params(params), threads=threads, resume=resume, on_run=started,
-                         on_progress=progress)
-    edges, changes = study.frame, study.info["changes"]
-    table = by_model_report.markdown_table(out, margin)
+    g = game_registry.get(game)
+    talk = _SkillProgress(as_json or markdown, precision, max_games, deals, margin,
+                          g.default_players if players is None else players)
+    try:
+        study = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
+                             precision=precision, max_games=max_games, deals=deals, seed=seed, margin=margin,
+                             chunk_size=chunk_size, params=parse_params(params), threads=threads, resume=resume,
+                             on_stage=talk.stage, on_progress=talk.progress)
+    except KeyboardInterrupt:
+        if not by_model.is_by_model(out):
+            interrupted("\ninterrupted before anything was played")
+        else:
+            interrupted(terminal.wrap(f"\ninterrupted: the finished runs are kept in {out}; to go on, run:")
+                        + "\n  " + resume_command(by_model.read_manifest(out), params, out))
+    edges, found = study.frame, study.info["answer"]
+    table = found["sentence"] + "\n\n" + by_model_report.markdown_table(out, margin)
     (Path(out) / "by_model.md").write_text(table)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
-        click.echo(json.dumps(edges.drop("verdict_sentence", "resumed").to_dicts(), indent=2))
+        print_json(by_model.to_json(out, edges, margin, found))
         return
     if markdown:
         click.echo(table, nl=False)
         return
     manifest = by_model.read_manifest(out)
-    wrap = textwrap.TextWrapper(80)
-    click.echo(wrap.fill(f"{game_registry.get(game).title}, {manifest['players']} players, seed {seed}: each model "
-                         f"in every seat, seats not rotated, until every seat is known to ±{points(precision)} "
-                         f"points (95%) or {max_games:,} games"))
-    click.echo(f"{'model':<12}  {'first-seat edge, points':<24}  {f'verdict ±{points(margin)}':<12}  {'games':>12}  "
-               f"{'time':>8}")
-    for r in edges.iter_rows(named=True):
-        click.echo(f"{r['model']:<12}  {by_model_report.edge_text(r):<24}  {r['verdict']:<12}  "
-                   f"{by_model_report.games_text(r):>12}  {by_model_report.duration(r['seconds']):>8}")
-    click.echo(wrap.fill("time: the wall time of each model's run, compiling included where it was the first to "
-                         "need a kernel; play alone: " + ", ".join(f"{r['model']} "
-                         f"{by_model_report.duration(r['play_seconds'])}" for r in edges.iter_rows(named=True))))
-    for paragraph in [by_model.sentence(edges, changes), *by_model.skilled_disagreement(changes),
-                      *by_model.verdict_sentences(edges)]:
-        click.echo(wrap.fill(paragraph))
-    click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
+    terminal.echo(f"{g.title}, {manifest['players']} players, seed {seed}:")
+    terminal.echo(found["sentence"])
+    terminal.echo()
+    terminal.console().print(ladder_table(edges, margin))
+    for line in by_model_report.table_notes(manifest, edges, margin):
+        terminal.echo(line)
+    terminal.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
 
 
 @click.command("search-gain")
@@ -276,4 +365,4 @@ def search_gain(games, deals, seed, threads, budget, param, baseline, baseline_p
     """Paired win-share gain of mcts over a baseline search on the same deals, against the strongest heuristic,
     in each of GAMES (the baseline commit is exported once for all)."""
     api.search_gain(list(games), deals=deals, seed=seed, threads=threads, budget=budget, param=param,
-                    baseline=baseline, baseline_param=baseline_param, on_line=click.echo)
+                    baseline=baseline, baseline_param=baseline_param, on_line=terminal.echo)

@@ -1,0 +1,47 @@
+"""Every skilled-play command (``tune``, ``ladder``, ``restrict``, ``search-gain``; ``skill`` in test_by_model)
+prints through ``playtest.terminal``: piped, with no ``$COLUMNS``, no line is wider than 80 columns."""
+
+import pytest
+from click.testing import CliRunner
+
+from playtest import api
+from playtest.cli import cli
+
+
+@pytest.fixture(autouse=True)
+def no_columns(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
+def widest(result):
+    assert result.exit_code == 0, result.output
+    return max(len(line) for line in (result.stdout + result.stderr).splitlines())
+
+
+def test_tune_fits_80_columns(tmp_path):
+    result = CliRunner().invoke(cli, ["tune", "forks", "hedger", "--field", "greedy", "--players", "3", "--budget",
+                                      "2", "--deals", "10", "--confirm-deals", "20", "--out", str(tmp_path / "t.toml")])
+    assert widest(result) <= 80
+    assert "confirmed on 20 fresh deals" in " ".join(result.stdout.split())
+
+
+def test_ladder_and_restrict_fit_80_columns(tmp_path):
+    ladder = CliRunner().invoke(cli, ["ladder", "forks", "--first", "2", "--levels", "1", "--deals", "10",
+                                      "--no-report", "--out", str(tmp_path / "l")])
+    assert widest(ladder) <= 80
+    assert "budget" in ladder.stdout and "verdict" in ladder.stdout
+    restrict = CliRunner().invoke(cli, ["restrict", "forks", "--forbid", "market-held", "--agent", "mcts@2",
+                                        "--deals", "10"])
+    assert widest(restrict) <= 80
+
+
+def test_search_gain_lines_are_wrapped_to_80_columns(monkeypatch):
+    line = "forks: mcts gains +1.23 points (0.50 to 1.96) " * 4
+
+    def measured(games, *, on_line, **_):
+        on_line(line)
+
+    monkeypatch.setattr(api, "search_gain", measured)
+    result = CliRunner().invoke(cli, ["search-gain", "forks"])
+    assert widest(result) <= 80
+    assert " ".join(result.stdout.split()) == line.strip()
