@@ -16,13 +16,8 @@ from playtest.environment import INLINE  # numba-free, like all of the playtest 
 # before anything is compiled: the engines' verbs called, not inlined, which halves the suite's compiling (most of
 # its time) for slower play (simulator.core.inlining); PLAYTEST_INLINE=always runs it on the inlined kernels
 os.environ.setdefault(INLINE, "never")
-
-from simulator.core.kernel_cache import CACHE_ENV  # noqa: E402 (after the setting above)
-
-
-
-def pytest_configure(config):
-    os.environ.setdefault(CACHE_ENV, str(Path(config.rootpath) / ".pytest_cache" / "playtest"))
+# before simulator is imported, which points numba's cache into it (simulator.core.compile_cache)
+os.environ.setdefault("PLAYTEST_CACHE_DIR", str(Path(__file__).resolve().parents[1] / ".pytest_cache" / "playtest"))
 
 
 @pytest.hookimpl(tryfirst=True)
