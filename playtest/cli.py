@@ -324,8 +324,8 @@ def _print_seat_table(m, summary, out, feel_table=None):
         before = m["resumed_with_games"]
         resumed = (f"resumed: {before:,} {unit} were on disk, {m['games_done'] - before:,} played now in ")
     compiled = compile_notice.seconds()
-    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; compiled in {compiled:.1f} s" if compiled else "")
-                  + (f"; results in {out}" if out else ""))
+    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else "")
+                  + (f"; compiling took {compiled:.1f} s more" if compiled else ""))
 
 
 @cli.command()

@@ -4,8 +4,9 @@
 numba's compile events. When a kernel starts compiling (not when it is
 loaded from the cache), standard error shows it: a live line naming the
 kernel and the function being compiled in a terminal, one line per kernel
-in a log. ``seconds()`` is the time spent compiling so far, which a
-command's last line reports apart from its play time.
+in a log (output captured in memory gets none). ``seconds()`` is the time
+spent compiling so far, which a command's last line reports apart from its
+play time.
 
 Kernels are named by the label ``simulator.core.kernels.bind_engine`` gives
 them (``playtest_label``, e.g. "Forks: batch kernel"); a function compiled
@@ -13,6 +14,7 @@ alone is named by its own name.
 """
 
 import functools
+import sys
 import threading
 import time
 
@@ -45,6 +47,8 @@ class Notice(event.Listener):
         what = name_of(ev.data["dispatcher"])
         if depth == 0:
             _local.started, _local.top = time.perf_counter(), what
+            if not has_descriptor(sys.stderr):
+                return
             text = f"compiling {what} (first run of this version of playtest; a minute or two, then cached)"
             if self.console.is_terminal and not live():
                 self.status = self.console.status(text)
@@ -61,6 +65,16 @@ class Notice(event.Listener):
             if self.status is not None:
                 self.status.stop()
                 self.status = None
+
+
+def has_descriptor(stream):
+    """True for a terminal, a pipe or a file; False for output captured in memory (a test's ``CliRunner``),
+    which gets no notices: whether a test compiles depends on what ran before it."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 def live():
