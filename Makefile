@@ -24,8 +24,10 @@ test: install
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n auto --dist loadgroup
 
+# `make bench` measures every game; `make bench GAME="forks fool"` only those (cold, warm and play-alone
+# times of issue 42's commands included: a few minutes per game on two cores)
 bench: install
-	$(VENV)/bin/playtest bench
+	$(VENV)/bin/playtest bench $(GAME)
 
 # Execute every notebook in analyses/notebooks and write it, with its outputs, as HTML to runs/notebooks/.
 NB_OUT := runs/notebooks
