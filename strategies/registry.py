@@ -229,11 +229,9 @@ class StrategySet:
         cached in the folder of its file's fingerprint) and its address written into the table before every
         call of the kernels."""
         types = tuple(self.decision.types)
-        addresses = []
-        for s in self.extra:
-            folder = cache_root() / "kernels" / self.game / s.file.fingerprint
-            decide = user_files.compile_decide(s.file, self.decision, folder)
-            addresses.append(strategy_slots.address(decide, types))
+        decides = [user_files.compile_decide(s.file, self.decision, cache_root() / "kernels" / self.game /
+                                             s.file.fingerprint) for s in self.extra]
+        addresses = [strategy_slots.address(decide, types) for decide in decides]
         if self._slot_dispatch is None:
             self._slot_dispatch = make_dispatch([s.decide for s in self.builtins],
                                                 slots=strategy_slots.caller(self.game, types))
@@ -241,8 +239,9 @@ class StrategySet:
                               sources=[*sources, strategy_slots.caller], search_sid=self.search_sid,
                               learned_sid=self.learned_sid, lookahead=self.lookahead, search=search, variant="u")
 
-        def fill():
+        def fill():  # holds the compiled functions (``decides``) alive as long as the kernels calling them
             strategy_slots.fill(self.game, addresses)
+            return decides
 
         fill()
         return kernels._replace(run_chunk=Slotted(kernels.run_chunk, fill), trace_game=Slotted(kernels.trace_game, fill))

@@ -136,3 +136,17 @@ def test_the_cache_lives_under_the_environment_variable_or_the_users_cache(monke
     assert cache_root() == tmp_path / "xdg" / "playtest"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache_root() == Path.home() / ".cache" / "playtest"
+
+
+def test_a_decide_returning_a_narrower_integer_plays_as_one_returning_int64(cache, tmp_path):
+    body = ("import numpy as np\nNAME = '{name}'\n\ndef decide(kind, opt_dest, opt_value, n_options, obs, params, "
+            "rng):\n    return {value}\n")
+    wide, narrow = tmp_path / "wide.py", tmp_path / "narrow.py"
+    wide.write_text(body.format(name="wide", value="n_options - 1"))
+    narrow.write_text(body.format(name="narrow", value="np.int32(n_options - 1)"))
+    frames = []
+    for path, name in ((wide, "wide"), (narrow, "narrow")):
+        spec, sset = api.prepare("forks", seed=4, games=64, strategies=[name, "random", "greedy", "random"],
+                                 strategy_files=[path])
+        frames.append(play_chunk(spec, sset.kernels()[0], 0, 64).drop("strategy"))
+    assert frames[0].equals(frames[1])
