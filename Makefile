@@ -31,8 +31,10 @@ SPHINXOPTS ?=
 docs: install
 	$(VENV)/bin/sphinx-build -q $(SPHINXOPTS) -b html docs runs/docs/html
 
+# `make bench` measures every game; `make bench GAME="forks fool"` only those (cold, warm and play-alone
+# times of issue 42's commands included: a few minutes per game on two cores)
 bench: install
-	$(VENV)/bin/playtest bench
+	$(VENV)/bin/playtest bench $(GAME)
 
 # Execute every notebook in analyses/notebooks and write it, with its outputs, as HTML to runs/notebooks/.
 NB_OUT := runs/notebooks

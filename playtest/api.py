@@ -1270,7 +1270,9 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         What to measure besides the kernel's games/s on 1 thread and on all (always measured): any of
         ``playtest.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
         ``start`` (cold and warm start of ``playtest simulate`` in a new process, cold with an empty numba
-        cache: it compiles everything), ``end-to-end`` (play and write), ``encodings`` (chunk files),
+        cache: it compiles everything), ``first-answer`` (issue 42's commands, each cold in an empty cache,
+        then warm, with its play time alone; ``playtest.bench.FIRST_ANSWER``), ``end-to-end`` (play and
+        write), ``encodings`` (chunk files),
         ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
         ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its
         own).
@@ -1285,8 +1287,8 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         ``frame``: one row per game (``game``, ``players``, ``numba_1_thread``, ``numba_all_threads``,
         ``parallel_efficiency``, ``reference``, ``numba_over_reference``, ``cold_start_s``,
         ``warm_start_s``, ``peak_rss_mb`` and the end-to-end figures; None where not measured). ``info``:
-        ``end_to_end``, ``encodings``, ``search``, ``state_api`` (frames, empty where not measured), the
-        ``markdown`` text and ``out``. No verdict.
+        ``end_to_end``, ``encodings``, ``first_answer``, ``search``, ``state_api`` (frames, empty where not
+        measured), the ``markdown`` text and ``out``. No verdict.
 
     Raises
     ------

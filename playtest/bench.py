@@ -63,7 +63,7 @@ from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
-PARTS = ("reference", "start", "end-to-end", "encodings", "search", "state-api")
+PARTS = ("reference", "start", "first-answer", "end-to-end", "encodings", "search", "state-api")
 ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
@@ -134,7 +134,7 @@ _LAUNCH = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execv(sys.exec
 
 def simulate_process(game, games, cache_dir=None):
     """``(wall seconds, peak RSS in MB, manifest)`` of `playtest simulate GAME --games N --out DIR` in a new process."""
-    env = dict(os.environ, **({"NUMBA_CACHE_DIR": str(cache_dir)} if cache_dir else {}))
+    env = dict(os.environ, **({"PLAYTEST_CACHE_DIR": str(cache_dir)} if cache_dir else {}))
     with tempfile.TemporaryDirectory() as tmp:
         rss = Path(tmp) / "rss"
         t = time.perf_counter()
@@ -153,6 +153,64 @@ def start_time(game, cache_dir):
     """Wall seconds and peak RSS (MB) of `playtest simulate GAME --games 1000` in a new process."""
     wall, rss, _ = simulate_process(game, 1000, cache_dir)
     return wall, rss
+
+
+# issue 42's table: (what, games, arguments of `playtest`); each is run cold (a new, empty cache), then warm. An
+# entry starting with "then" runs in the cache of the entry above it (cold: the kernels it needs beyond those).
+FIRST_ANSWER = [
+    ("fool", ["simulate", "fool", "--games", "20000"]),
+    ("fair-enough", ["simulate", "fair-enough", "-s", "banker", "--games", "20000"]),
+    ("fair-enough", ["then", "simulate", "fair-enough", "-s", "builder", "--games", "20000"]),
+    ("fauch-fertig", ["simulate", "fauch-fertig", "-s", "learned", "--games", "2000"]),
+    ("fair-enough", ["simulate", "fair-enough", "-s", "mcts@16", "--games", "50"]),
+    ("forks", ["simulate", "forks", "--strategy-file", "contrarian.py", "-s", "contrarian", "--games", "1000"]),
+    ("forks", ["then", "edit", "simulate", "forks", "--strategy-file", "contrarian.py", "-s", "contrarian",
+               "--games", "1000"]),
+]
+EXAMPLE = Path(__file__).parents[1] / "docs" / "examples" / "contrarian.py"
+
+
+def timed_command(args, cache_dir, folder):
+    """``(wall seconds, play seconds)`` of `playtest ARGS --out DIR` in a new process with ``cache_dir``; the play
+    seconds are the run's ``wall_seconds`` (after the kernels are compiled or loaded)."""
+    out = Path(folder) / f"run-{time.monotonic_ns()}"
+    env = dict(os.environ, PLAYTEST_CACHE_DIR=str(cache_dir))
+    t = time.perf_counter()
+    child = subprocess.run([sys.executable, "-m", "playtest", *args, "--out", str(out)], env=env, cwd=folder,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - t
+    if child.returncode != 0:
+        raise RuntimeError(f"playtest {' '.join(args)} failed: {child.stderr.decode()}")
+    return wall, json.loads((out / output.MANIFEST).read_text())["wall_seconds"]
+
+
+def first_answer_rows(names=None, echo=print):
+    """Cold, warm and play-alone seconds of the commands of ``FIRST_ANSWER`` (of the games ``names``)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        strategy = Path(folder) / "contrarian.py"
+        cache = None
+        for game, args in FIRST_ANSWER:
+            if names is not None and game not in names:
+                continue
+            strategy.write_text(EXAMPLE.read_text())
+            if args[0] != "then" or cache is None:
+                cache = tempfile.mkdtemp(dir=folder)
+            command = [a for a in args if a not in ("then", "edit")]
+            if "edit" in args:  # one constant edited: a new strategy file to the caches
+                strategy.write_text(EXAMPLE.read_text().replace("PARAMS = [1.0]", "PARAMS = [1.5]"))
+            cold, play = timed_command(command, cache, folder)
+            warm, _ = timed_command(command, cache, folder)
+            shown = ("then " if args[0] == "then" else "") + ("edit contrarian.py, " if "edit" in args else "")
+            rows.append({"command": shown + "playtest " + " ".join(command), "cold_s": cold, "warm_s": warm,
+                         "play_s": play})
+            echo(f"{rows[-1]['command']}: cold {cold:.1f} s, warm {warm:.1f} s, play alone {play:.2f} s")
+    return rows
+
+
+def load_average():
+    """The machine's 1-, 5- and 15-minute load averages, as text."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def end_to_end(game, games):
@@ -351,6 +409,7 @@ ENCODING = ("game", "encoding", "cpu_seconds", "bytes_per_game")
 SEARCH = ("game", "iterations_1_thread", "iterations_all_threads", "iterations_2_threads", "target", "copy_ns",
           "determinize_ns", "iteration_over_random_game", "mcts_table", "mcts_budget", "learned_table")
 STATE_API = ("game", "threads", "before", "state_api")
+FIRST = ("command", "cold_s", "warm_s", "play_s")
 
 
 @dataclass
@@ -363,6 +422,8 @@ class Bench:
     encodings: list = field(default_factory=list)
     search: list = field(default_factory=list)
     state_api: list = field(default_factory=list)
+    first_answer: list = field(default_factory=list)
+    load: list = field(default_factory=list)
     markdown: str = ""
 
     def frame(self):
@@ -372,6 +433,7 @@ class Bench:
     def tables(self):
         """``{end_to_end, encodings, search, state_api}``: the other tables as polars frames."""
         return {"end_to_end": _frame(self.end_to_end, END_TO_END), "encodings": _frame(self.encodings, ENCODING),
+                "first_answer": _frame(self.first_answer, FIRST),
                 "search": _frame(self.search, SEARCH), "state_api": _frame(self.state_api, STATE_API)}
 
 
@@ -390,7 +452,7 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
     end-to-end runs); ``parts`` (of ``PARTS``) says what to measure besides
     the kernel's games/s.
     """
-    found = Bench()
+    found = Bench(load=[load_average()])
     threads = numba.config.NUMBA_NUM_THREADS
     with tempfile.TemporaryDirectory() as cold_cache:
         for name in game_registry.names() if names is None else names:
@@ -430,9 +492,12 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
                      f"costs {one / one_it:.2f} random games (1 thread); copy_state {copy_ns:,.0f} ns, determinize "
                      f"{det_ns:,.0f} ns; {mcts_rate:.2f} games/s with mcts ({budget:,} iterations) in every seat, "
                      f"{learned_rate:,.0f} with learned ({learned_rate / mcts_rate:,.0f}x)")
+    if "first-answer" in parts:
+        found.first_answer = first_answer_rows(names, echo)
     if "state-api" in parts:
         found.state_api = [dict(zip(STATE_API, row))
                            for row in state_api_rows(prepare, kernel_rate, names, games, echo)]
+    found.load.append(load_average())
     found.markdown = markdown(found, parts)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -455,9 +520,19 @@ def markdown(found, parts=PARTS):
                    f"{_number(r['numba_over_reference'], ',.0f', 'x')} | {_number(r['cold_start_s'], '.1f', ' s')} | "
                    f"{_number(r['warm_start_s'], '.1f', ' s')} | {_number(r['peak_rss_mb'], '.0f', ' MB')} |\n"
                    for r in found.main)
-    text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}; "
+    load = f" (load average {found.load[0]} at the start, {found.load[-1]} at the end)" if found.load else ""
+    text = (f"# playtest benchmark\n\nMeasured {time.strftime('%Y-%m-%d %H:%M')} on {machine()}{load}; "
             f"`random` in every seat; start times are `playtest simulate GAME --games 1000` in a new process "
-            f"(cold: empty numba cache).\n\n{header}{body}\n")
+            f"(cold: empty cache, `PLAYTEST_CACHE_DIR`).\n\n{header}{body}\n")
+    if "first-answer" in parts:
+        first_body = "".join(f"| `{r['command']}` | {r['cold_s']:.1f} s | {r['warm_s']:.1f} s | {r['play_s']:.2f} s |\n"
+                             for r in found.first_answer)
+        text += ("## First answer: cold, warm and play alone\n\nEach command in a new process with `--out DIR`: "
+                 "cold with an empty cache (`PLAYTEST_CACHE_DIR`; a command starting with \"then\" uses the cache "
+                 "the command above it filled), warm right after it in the same cache; play alone is the run's "
+                 "`wall_seconds` (after the kernels are compiled or loaded). The edit changes one constant of "
+                 "`docs/examples/contrarian.py`.\n\n| command | cold | warm | play alone |\n|---|---|---|---|\n"
+                 f"{first_body}\n")
     if "end-to-end" in parts:
         e2e_body = "".join(f"| {r['game']} | {r['games_written']:,} | {r['games_per_second']:,.0f}/s | "
                            f"{r['over_kernel']:.2f}x | {r['lowest']:.2f}x - {r['highest']:.2f}x | "

@@ -20,7 +20,7 @@ import click
 import numpy as np
 
 import playtest
-from playtest import api
+from playtest import api, compile_notice
 from playtest.cli_types import OutputPath, local_workers_type, margin_type, until_ci_type
 from playtest.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
@@ -46,7 +46,7 @@ class PlaytestGroup(click.Group):
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
             "search-gain": "playtest.cli_skill:search_gain", "skill": "playtest.cli_skill:skill",
-            "train": "playtest.cli_train:train"}
+            "train": "playtest.cli_train:train", "warm": "playtest.cli_warm:warm"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -59,6 +59,7 @@ class PlaytestGroup(click.Group):
 
     def invoke(self, ctx):
         signal.signal(signal.SIGTERM, _raise_interrupt)
+        compile_notice.install()  # every compile says so (playtest.compile_notice)
         try:
             if playtest.ENVIRONMENT_PROBLEM:
                 raise RunError(playtest.ENVIRONMENT_PROBLEM)
@@ -322,7 +323,9 @@ def _print_seat_table(m, summary, out, feel_table=None):
     if "resumed_with_games" in m:  # the table counts every game on disk; the time only this session's
         before = m["resumed_with_games"]
         resumed = (f"resumed: {before:,} {unit} were on disk, {m['games_done'] - before:,} played now in ")
-    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else ""))
+    compiled = compile_notice.seconds()
+    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else "")
+                  + (f"; compiling took {compiled:.1f} s more" if compiled else ""))
 
 
 @cli.command()
@@ -408,15 +411,15 @@ def show_setup(game):
 
 
 @cli.command()
+@click.argument("names", nargs=-1, type=click.Choice(game_registry.names()), metavar="[GAME...]")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=None,
               help="Games per measurement [default: sized per game].")
-@click.option("--game", "names", multiple=True, type=click.Choice(game_registry.names()),
-              help="Only this game (repeat for several) [default: every game].")
 @click.option("--part", "parts", multiple=True, type=click.Choice(BENCH_PARTS),
               help="Only this part besides the kernel's games/s (repeat for several) [default: all].")
 @click.option("--out", type=OutputPath(dir_okay=False), default="bench/results.md", show_default=True)
 def bench(games, names, parts, out):
-    """Measure games/s of every engine (numba and reference) and write a table."""
+    """Measure games/s of each GAME's engine (default: every game; numba and reference), its cold and warm
+    start, and write a table."""
     api.bench(names=list(names) or None, games=games, parts=list(parts) or None, out=out, on_line=click.echo)
 
 

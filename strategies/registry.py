@@ -11,7 +11,6 @@ the engine, and caches those kernels too, keyed by the files' fingerprints
 
 import dataclasses
 import difflib
-import hashlib
 import inspect
 import sys
 import types
@@ -20,9 +19,9 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
-from simulator.core import inlining
-from simulator.core.kernel_cache import cache_in, cache_root
-from simulator.core.kernels import bind_engine, bind_recorder, source_fingerprint
+from simulator.core import strategy_slots
+from simulator.core.kernel_cache import cache_root
+from simulator.core.kernels import Slotted, bind_engine, bind_recorder
 from simulator.core.seats import load_seat, store_seat
 from simulator.core.learned import check_model
 from strategies import learned, search, user_files
@@ -30,8 +29,6 @@ from strategies.strategy import Strategy
 from strategies.user_files import Decision, StrategyError
 
 __all__ = ["Decision", "Strategy", "StrategyError", "StrategySet", "make_dispatch"]
-
-CHECKED = "checked"  # marker file in a kernel cache folder: its strategy files compiled and return integers
 
 
 @dataclass
@@ -67,6 +64,7 @@ class StrategySet:
     learned_looks_ahead: bool = True
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
+    _slot_dispatch: object = None
 
     @property
     def all(self):
@@ -180,6 +178,8 @@ class StrategySet:
     def add_file(self, path):
         """Load a user strategy file (checked, see ``strategies.user_files``), register it, return its ``Strategy``."""
         user = user_files.load(path, self.decision, self.game)
+        if len(self.extra) == strategy_slots.SLOTS:
+            raise StrategyError(f"strategy file {user.path}: at most {strategy_slots.SLOTS} strategy files per game")
         for s in self.all:
             if s.name == user.name:
                 owner = f"strategy file {s.file.path}" if s.file else f"a built-in strategy of {self.title()}"
@@ -197,13 +197,14 @@ class StrategySet:
         ``kernels_for``). Without it the kernels compile about twice as fast,
         and a seat playing ``mcts`` stops the run as an illegal choice.
 
-        Built-ins only: the kernels cached next to the sources. With user
-        strategies: kernels bound to a dispatcher over built-ins and user
-        functions, cached in a folder of ``simulator.core.kernel_cache``
-        named after the fingerprint of the engine, the built-ins and every
-        user file. Before the first compile in a folder, each user ``decide``
-        is compiled alone for the game's argument types, so that a typing
-        error or a non-integer return is one line (``StrategyError``).
+        Built-ins only: the kernels cached with numba's machine code. With
+        user strategies: the kernels over the built-ins and the slot table
+        (``simulator.core.strategy_slots``), compiled once per game and cached
+        the same way, and each user ``decide`` compiled alone for the game's
+        argument types (a typing error or a non-integer return is one line,
+        ``StrategyError``), cached in a folder of
+        ``simulator.core.kernel_cache`` named after its file's fingerprint.
+        An edited file therefore compiles only its ``decide``.
         """
         if search not in self._kernels:
             sources = [make_dispatch, *(s.decide for s in self.builtins)]
@@ -212,23 +213,38 @@ class StrategySet:
                                       search_sid=self.search_sid, learned_sid=self.learned_sid,
                                       lookahead=self.lookahead, search=search)
             else:
-                digest = hashlib.blake2b(source_fingerprint([self.engine.choose, *sources]).encode(),
-                                         digest_size=10)
-                for s in self.extra:
-                    digest.update(s.file.fingerprint.encode())
-                digest.update(b"search" if search else b"")
-                digest.update(inlining.VERBS.encode())  # inlined or called verbs: different machine code
-                folder = cache_root() / "kernels" / self.game / digest.hexdigest()
-                if not (folder / CHECKED).exists():
-                    for s in self.extra:
-                        user_files.check_compiles(s.file, self.decision)
-                dispatch = make_dispatch([s.decide for s in self.all], f"playtest_dispatch_{digest.hexdigest()}")
-                kernels = bind_engine(self.description(), dispatch, cache=False, search_sid=self.search_sid,
-                                      learned_sid=self.learned_sid, lookahead=self.lookahead, search=search)
-                if all([cache_in(k, folder) for k in kernels[:2]]):
-                    (folder / CHECKED).touch()
+                kernels = self._slotted_kernels(sources, search)
             self._kernels[search] = kernels
         return self._kernels[search][:2]
+
+    def slot_kernels(self, search=False):
+        """``(run_chunk, trace_game)`` over the built-ins and the slots of user strategy files, as ``kernels``
+        compiles them once user files are added (``playtest warm`` compiles them ahead)."""
+        sources = [make_dispatch, *(s.decide for s in self.builtins)]
+        return self._slotted_kernels(sources, search)[:2]
+
+    def _slotted_kernels(self, sources, search):
+        """The kernels over user strategies: compiled once per game (cached like the built-ins') against the
+        slot table of ``simulator.core.strategy_slots``; each user ``decide`` compiled alone (checked, and
+        cached in the folder of its file's fingerprint) and its address written into the table before every
+        call of the kernels."""
+        types = tuple(self.decision.types)
+        decides = [user_files.compile_decide(s.file, self.decision, cache_root() / "kernels" / self.game /
+                                             s.file.fingerprint) for s in self.extra]
+        addresses = [strategy_slots.address(decide, types) for decide in decides]
+        if self._slot_dispatch is None:
+            self._slot_dispatch = make_dispatch([s.decide for s in self.builtins],
+                                                slots=strategy_slots.caller(self.game, types))
+        kernels = bind_engine(self.description(), self._slot_dispatch, cache=True,
+                              sources=[*sources, strategy_slots.caller], search_sid=self.search_sid,
+                              learned_sid=self.learned_sid, lookahead=self.lookahead, search=search, variant="u")
+
+        def fill():  # holds the compiled functions (``decides``) alive as long as the kernels calling them
+            strategy_slots.fill(self.game, addresses)
+            return decides
+
+        fill()
+        return kernels._replace(run_chunk=Slotted(kernels.run_chunk, fill), trace_game=Slotted(kernels.trace_game, fill))
 
     def search_player(self):
         """``(new_search, search)``: the search player the kernels with ``search=True`` call, compiled once for
@@ -326,7 +342,7 @@ class StrategySet:
         return check_model(vector, self.n_features)
 
 
-def make_dispatch(functions, module=None):
+def make_dispatch(functions, module=None, slots=None):
     """Build the jitted strategy dispatcher over decision functions (strategy id = list index).
 
     Every decision function ends with the parameters ``params, rng``. The
@@ -343,6 +359,11 @@ def make_dispatch(functions, module=None):
     name registered in ``sys.modules``: machine code cached from a kernel
     over user strategies refers to its dispatcher's module by name, and
     numba imports it when it loads the cache.
+
+    With ``slots`` (an intrinsic of ``simulator.core.strategy_slots.caller``)
+    every id past the functions is a user strategy called through its slot
+    ``sid - len(functions)``: the kernels over such a dispatcher are compiled
+    once for any user files.
     """
     functions = list(functions)
     names = list(inspect.signature(functions[0].py_func).parameters)
@@ -351,11 +372,16 @@ def make_dispatch(functions, module=None):
     args = ", ".join(names[:-2])
     lines = [f"def dispatch(sid, seat, rngs, params, rng, par, {args}):",
              "    load_seat(rngs, params, seat, rng, par)"]
-    for i in range(len(functions) - 1):
+    last = len(functions) - (slots is None)  # without slots, the last function takes every other id
+    for i in range(last):
         lines.append(f"    {'if' if i == 0 else 'elif'} sid == {i}:\n        k = f{i}({args}, par, rng)")
-    lines.append(f"    {'else:' if len(functions) > 1 else 'if True:'}\n        k = f{len(functions) - 1}({args}, par, rng)")
+    if slots is None:
+        lines.append(f"    {'else:' if last else 'if True:'}\n        k = f{last}({args}, par, rng)")
+    else:
+        lines.append(f"    else:\n        k = call_slot(sid - {last}, {args}, par, rng)")
     lines += ["    store_seat(rngs, seat, rng)", "    return k"]
     scope = {} if module is None else vars(sys.modules.setdefault(module, types.ModuleType(module)))
-    scope.update({f"f{i}": f for i, f in enumerate(functions)}, load_seat=load_seat, store_seat=store_seat)
+    scope.update({f"f{i}": f for i, f in enumerate(functions)}, load_seat=load_seat, store_seat=store_seat,
+                 call_slot=slots)
     exec("\n".join(lines), scope)
     return nb.njit(_nrt=False)(scope["dispatch"])  # no reference counting: see simulator.core.kernels.bind

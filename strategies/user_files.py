@@ -32,6 +32,8 @@ import numba as nb
 import numpy as np
 from numba.core import types
 
+from simulator.core.kernel_cache import cache_in
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 PROJECT_PACKAGES = {"simulator", "strategies", "playtest", "analyses", "reports"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -223,6 +225,19 @@ def check_compiles(user, decision):
         problem = f"returns {returned}"
     raise StrategyError(f"{prefix}: decide {problem}; it must return the index of the chosen option as an "
                         f"integer on every path (e.g. `return int(best)`)")
+
+
+def compile_decide(user, decision, folder=None):
+    """``user.decide`` compiled for the game's argument types (``check_compiles``), returning int64 as the
+    kernels' strategy slots read it (``simulator.core.strategy_slots``): the file's own function, or, when it
+    returns a narrower integer, a copy compiled to return int64. With ``folder`` the file's function caches its
+    machine code there (``simulator.core.kernel_cache.cache_in``)."""
+    if folder is not None:
+        cache_in(user.decide, folder)
+    check_compiles(user, decision)
+    if user.decide.overloads[tuple(decision.types)].signature.return_type == types.int64:
+        return user.decide
+    return nb.njit(types.int64(*decision.types))(user.decide.py_func)
 
 
 def numba_reason(exc, path):

@@ -1,11 +1,13 @@
-"""Kernels bound to user strategy files are cached in a temporary folder for the test session, never in the
-user's cache (``simulator.core.kernel_cache``); subprocesses (Dask workers) inherit it, and so do the workers
-of ``pytest -n`` (pytest-xdist), which share the folder of the process that started them."""
+"""The tests cache compiled code in the project's ``.pytest_cache/playtest`` (``PLAYTEST_CACHE_DIR``: numba's
+machine code and the user strategies', ``simulator.core.compile_cache``), never in the user's cache, and keep
+it between sessions (its folders are named after the sources they were compiled from, so none is reused
+after an edit); subprocesses (Dask workers, the command-line tests) inherit it, and so do the workers of
+``pytest -n`` (pytest-xdist). A ``PLAYTEST_CACHE_DIR`` already set (an empty folder, to time a cold suite) is
+kept."""
 
 import functools
 import os
-import shutil
-import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -14,21 +16,8 @@ from playtest.environment import INLINE  # numba-free, like all of the playtest 
 # before anything is compiled: the engines' verbs called, not inlined, which halves the suite's compiling (most of
 # its time) for slower play (simulator.core.inlining); PLAYTEST_INLINE=always runs it on the inlined kernels
 os.environ.setdefault(INLINE, "never")
-
-from simulator.core.kernel_cache import CACHE_ENV  # noqa: E402 (after the setting above)
-
-_OWNED = []  # the folder this process made (the controller, or a run without -n)
-
-
-def pytest_configure(config):
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        _OWNED.append(tempfile.mkdtemp(prefix="playtest-test-cache-"))
-        os.environ[CACHE_ENV] = _OWNED[0]
-
-
-def pytest_unconfigure(config):
-    for folder in _OWNED:
-        shutil.rmtree(folder, ignore_errors=True)
+# before simulator is imported, which points numba's cache into it (simulator.core.compile_cache)
+os.environ.setdefault("PLAYTEST_CACHE_DIR", str(Path(__file__).resolve().parents[1] / ".pytest_cache" / "playtest"))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -13,9 +13,11 @@ as well have played old rules without a sign.
 after a hash of every Python source of the ``simulator`` and ``strategies``
 packages: any edit gives a new folder, and everything is compiled again
 once. With the engines' verbs compiled as calls (``simulator.core.inlining``)
-the name ends in ``-calls``. The folders live under ``$NUMBA_CACHE_DIR`` when it is set, else
-under ``$XDG_CACHE_HOME/playtest/numba`` or ``~/.cache/playtest/numba``
-(shared by every checkout: one folder per version of the sources). Folders
+the name ends in ``-calls``. The folders live under ``numba/`` in playtest's
+one cache folder, ``cache_root()``: ``$PLAYTEST_CACHE_DIR`` when set, else
+``$XDG_CACHE_HOME/playtest`` or ``~/.cache/playtest`` (shared by every
+checkout: one folder per version of the sources; ``$NUMBA_CACHE_DIR`` is not
+read). Folders
 not used for ``KEEP_DAYS`` days are deleted. Deleting them all is always
 safe: the kernels are compiled again on the next run. Where no folder can
 be made, numba caches next to the sources as before.
@@ -37,6 +39,16 @@ from simulator.core import inlining
 
 KEEP_DAYS = 14
 PACKAGES = ("simulator", "strategies")
+CACHE_ENV = "PLAYTEST_CACHE_DIR"
+
+
+def cache_root():
+    """playtest's one cache folder (numba's machine code under ``numba/``, the user strategies' under
+    ``kernels/``): ``$PLAYTEST_CACHE_DIR``, else ``$XDG_CACHE_HOME/playtest``, else ``~/.cache/playtest``; not
+    created here."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playtest"
 
 
 def fingerprint(root=Path(__file__).resolve().parents[2]):
@@ -51,9 +63,7 @@ def fingerprint(root=Path(__file__).resolve().parents[2]):
 
 def base_folder():
     """Where the versioned folders live (see the module docstring)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playtest" / "numba"
+    return cache_root() / "numba"
 
 
 def prune(base, keep, days=KEEP_DAYS):

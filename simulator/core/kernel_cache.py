@@ -5,29 +5,20 @@ the sources (``simulator.core.compile_cache``), named after a fingerprint of
 those sources. Kernels bound
 to a user's strategy file are cached instead in a folder of their own, one
 per fingerprint of everything they are built from (see
-``strategies.user_files``), under ``cache_root()``:
-
-* ``$PLAYTEST_CACHE_DIR`` when set (the tests point it at a temporary folder),
-* else ``$XDG_CACHE_HOME/playtest``, else ``~/.cache/playtest``.
+``strategies.user_files``), under ``kernels/`` in playtest's one cache folder
+(``simulator.core.compile_cache.cache_root``: ``$PLAYTEST_CACHE_DIR``, else
+``$XDG_CACHE_HOME/playtest``, else ``~/.cache/playtest``).
 
 An edited file gets a new fingerprint and so a new folder: stale machine
 code is never loaded. Deleting the folder is always safe (the kernels are
 compiled again on the next run).
 """
 
-import os
-from pathlib import Path
-
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, InTreeCacheLocator
 
-CACHE_ENV = "PLAYTEST_CACHE_DIR"
+from simulator.core.compile_cache import CACHE_ENV, cache_root
 
-
-def cache_root():
-    """The folder holding playtest's own caches (see the module docstring); not created here."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "playtest"
+__all__ = ["CACHE_ENV", "cache_in", "cache_root"]
 
 
 def cache_in(dispatcher, folder):

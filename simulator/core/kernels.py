@@ -114,7 +114,7 @@ class Kernels(NamedTuple):
 
 
 def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, lookahead=(-1, ()),
-                search=True):
+                search=True, variant=""):
     """Return the ``Kernels`` of a game (its ``simulator.core.game.Game``) bound to the dispatcher ``decide``.
 
     The game's engine module (``game.engine``) implements the state verbs of ``simulator.core.state``
@@ -135,10 +135,12 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     games on Forks). ``sources`` are the decision functions behind
     ``decide``; with ``cache`` their sources key the cache files (the
     engine's folder holds its ``GAME``, so an edited constant is never
-    served stale machine code).
+    served stale machine code). ``variant`` tells apart, in the cache file
+    names, kernels of one set of sources bound to different dispatchers (the
+    built-ins', and the one over the user strategies' slots).
     """
     engine, nrt = game.engine, not game.allocation_free
-    tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "")) if cache else ""
+    tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "") + variant) if cache else ""
     choose = bind_choose(game, decide, cache=cache, tag=tag)
     if search:
         new_search, searcher, player = bind_engine_search(game, choose, cache=cache, tag=tag, search_sid=search_sid,
@@ -155,7 +157,35 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
+    kind = "" if not search else " with the search and learned players"
+    label(run, f"{game.title}: the batch kernel{kind}")
+    label(trace, f"{game.title}: the replay kernel{kind}")
+    if search:
+        label(searcher, f"{game.title}: the search player")
+        label(player, f"{game.title}: the learned player")
     return Kernels(run, trace, new_search, searcher, player)
+
+
+def label(kernel, text):
+    """Name a compiled kernel for the messages saying what is compiled (``playtest.compile_notice``)."""
+    kernel.playtest_label = text
+    return kernel
+
+
+class Slotted:
+    """A compiled kernel over user strategies that fills the slot table before each call
+    (``simulator.core.strategy_slots``): ``fill()`` writes the addresses of this kernel's strategies. Anything
+    else (``py_func``, ``signatures``) is the kernel's."""
+
+    def __init__(self, kernel, fill):
+        self.kernel, self.fill = kernel, fill
+
+    def __call__(self, *args):
+        self.fill()
+        return self.kernel(*args)
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
 
 
 def bind_recorder(game, decide, kernels, *, cache, sources=(), search_sid=-1, learned_sid=-1):
@@ -163,11 +193,12 @@ def bind_recorder(game, decide, kernels, *, cache, sources=(), search_sid=-1, le
     and learned players of its ``Kernels`` compiled with ``search=True`` (the arguments of that ``bind_engine``)."""
     engine = game.engine
     tag = (source_fingerprint([engine.choose, *sources]) + "r") if cache else ""
-    return bind(recorder.record_games, cache=cache, parallel=False, tag=tag,
+    return label(bind(recorder.record_games, cache=cache, parallel=False, tag=tag,
                 choose=bind_choose(game, decide, cache=cache, tag=tag), new_state=engine.new_state,
                 new_search=kernels.new_search, search=kernels.search, learned_player=kernels.learned,
                 reset=engine.reset, apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag),
-                observe=engine.observe, features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid)
+                observe=engine.observe, features=engine.features, SEARCH_SID=search_sid, LEARNED_SID=learned_sid),
+                 f"{game.title}: the training recorder")
 
 
 def bonus_result(game, *, cache, tag=""):

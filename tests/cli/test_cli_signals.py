@@ -2,12 +2,16 @@
 never returns: exit code 130, no half-written file, the manifest saying the run is incomplete.
 
 The kernels run on a worker thread in slices of ``simulator.core.batch.SLICE`` games, so a signal is seen
-at once; a worker stuck in a strategy is left behind and the process ends with ``os._exit``.
+at once; a worker stuck in a strategy is left behind and the process ends with ``os._exit``. With an empty
+cache, Ctrl-C as soon as the command says it compiles stops it too: the kernels compile on the worker
+thread, and a strategy file's ``decide`` compiles alone, in moments, on the main thread.
 """
 
 import json
+import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,3 +67,31 @@ def test_ctrl_c_stops_a_strategy_that_never_returns(tmp_path, playtest_process):
     wait_until_playing(run, out)
     err = stop(run, signal.SIGINT)
     assert_stopped_cleanly(out, err, run.returncode)
+
+
+def start_cold(cache, *args):
+    """``playtest ARGS`` in a new process with the empty cache folder ``cache`` (everything compiles)."""
+    env = dict(os.environ, PLAYTEST_CACHE_DIR=str(cache))
+    return subprocess.Popen([sys.executable, "-m", "playtest", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal
+
+
+@pytest.mark.parametrize("args", [["simulate", "fool", "--games", 20_000_000],
+                                  ["simulate", "forks", "--strategy-file", LOOPING, "-s", "looping", "--games", 100]],
+                         ids=["built-in", "strategy-file"])
+def test_ctrl_c_during_a_cold_compile_stops_the_command(tmp_path, args):
+    out = tmp_path / "run"
+    run = start_cold(tmp_path / "cache", *args, "--out", out)
+    try:
+        said = run.stderr.readline()  # a log's line saying what is compiled: the compile has begun
+        assert said.startswith("compiling "), said + run.communicate()[1]
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    assert run.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not out.exists()  # stopped before anything was played or written

@@ -56,8 +56,18 @@ def test_inlined_and_called_verbs_are_cached_in_two_folders(tmp_path):
     ask = "from simulator.core import compile_cache; print(compile_cache.use().name)"
     names = {}
     for setting in ("always", "never"):
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLAYTEST_INLINE": setting}
+        env = {**os.environ, "PLAYTEST_CACHE_DIR": str(tmp_path), "PLAYTEST_INLINE": setting}
         names[setting] = subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True,
                                         check=True, timeout=120).stdout.strip()
     assert names["always"] == compile_cache.fingerprint()
     assert names["never"] == compile_cache.fingerprint() + "-calls"
+    assert sorted(p.name for p in (tmp_path / "numba").iterdir()) == sorted(names.values())
+
+
+def test_playtest_cache_dir_moves_numba_cache_and_nothing_else_is_read(tmp_path):
+    ask = "from numba.core import config; from simulator.core import compile_cache; print(config.CACHE_DIR)"
+    env = {**os.environ, "PLAYTEST_CACHE_DIR": str(tmp_path / "mine"), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    folder = subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True,
+                            timeout=120).stdout.strip()
+    assert folder.startswith(str(tmp_path / "mine" / "numba") + os.sep)
+    assert not (tmp_path / "numba").exists()

@@ -39,18 +39,32 @@ def test_the_second_load_of_a_file_plays_from_the_cache_and_plays_the_same_games
     spec, sset = api.prepare("forks", seed=3, games=64, strategies=LINEUP, strategy_files=[EXAMPLE])
     run, _ = sset.kernels()
     first = play_chunk(spec, run, 0, 64)
-    assert sum(run.stats.cache_misses.values()) == 1 and not run.stats.cache_hits
-    # the engine calls decide with the types the game declares (literal constants aside)
     decide = sset.get("contrarian")[1].decide
+    assert sum(decide.stats.cache_misses.values()) == 1 and not decide.stats.cache_hits
+    # the engine calls decide with the types the game declares (literal constants aside)
     assert {tuple(types.unliteral(t) for t in sig) for sig in decide.signatures} == {sset.decision.types}
 
     spec, sset = api.prepare("forks", seed=3, games=64, strategies=LINEUP, strategy_files=[EXAMPLE])
     run, _ = sset.kernels()
     again = play_chunk(spec, run, 0, 64)
-    assert sum(run.stats.cache_hits.values()) == 1 and not run.stats.cache_misses
+    decide = sset.get("contrarian")[1].decide
+    assert sum(decide.stats.cache_hits.values()) == 1 and not decide.stats.cache_misses
     assert again.equals(first)
     assert first.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["contrarian"]
     assert len(kernel_folders()) == 1
+
+
+def test_an_edited_file_compiles_its_decide_alone_and_plays_with_the_kernels_already_compiled(cache, tmp_path):
+    path = tmp_path / "contrarian.py"
+    path.write_text(EXAMPLE.read_text().replace("PARAMS = [1.0]", "PARAMS = [2.0]"))
+    first = api.prepare("forks", seed=3, games=64, strategies=LINEUP, strategy_files=[EXAMPLE])
+    edited = api.prepare("forks", seed=3, games=64, strategies=LINEUP, strategy_files=[path])
+    frames = []
+    for spec, sset in (first, edited):
+        run, _ = sset.kernels()
+        frames.append(play_chunk(spec, run, 0, 64))
+    assert run.stats.cache_hits and not run.stats.cache_misses  # the edited file's kernels: loaded, not compiled
+    assert not frames[0].equals(frames[1])  # and it plays its own decide
 
 
 def test_an_edited_file_gets_kernels_of_its_own_and_an_unchanged_one_does_not(cache, tmp_path):
@@ -122,3 +136,17 @@ def test_the_cache_lives_under_the_environment_variable_or_the_users_cache(monke
     assert cache_root() == tmp_path / "xdg" / "playtest"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache_root() == Path.home() / ".cache" / "playtest"
+
+
+def test_a_decide_returning_a_narrower_integer_plays_as_one_returning_int64(cache, tmp_path):
+    body = ("import numpy as np\nNAME = '{name}'\n\ndef decide(kind, opt_dest, opt_value, n_options, obs, params, "
+            "rng):\n    return {value}\n")
+    wide, narrow = tmp_path / "wide.py", tmp_path / "narrow.py"
+    wide.write_text(body.format(name="wide", value="n_options - 1"))
+    narrow.write_text(body.format(name="narrow", value="np.int32(n_options - 1)"))
+    frames = []
+    for path, name in ((wide, "wide"), (narrow, "narrow")):
+        spec, sset = api.prepare("forks", seed=4, games=64, strategies=[name, "random", "greedy", "random"],
+                                 strategy_files=[path])
+        frames.append(play_chunk(spec, sset.kernels()[0], 0, 64).drop("strategy"))
+    assert frames[0].equals(frames[1])
