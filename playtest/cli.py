@@ -385,7 +385,7 @@ def list_strategies(game, strategy_files):
 @options.game()
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
-    click.echo(api.setup_table(game), nl=False)
+    click.echo(terminal.toml(api.setup_table(game)), nl=False)
 
 
 @cli.command()

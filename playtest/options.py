@@ -86,7 +86,7 @@ def _take_alias(ctx, param, value):
     if given is None:
         return value
     if ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
-        raise click.UsageError(f"give {param.opts[-1]} or {given[0]}, not both")
+        raise click.UsageError(f"give {'/'.join(param.opts)} or {given[0]}, not both")
     return given[1]
 
 

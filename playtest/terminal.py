@@ -14,7 +14,7 @@ import textwrap
 
 import click
 
-__all__ = ["DEFAULT_WIDTH", "width", "console", "echo", "wrap", "show", "table", "help_settings"]
+__all__ = ["DEFAULT_WIDTH", "width", "console", "echo", "wrap", "show", "table", "toml", "help_settings"]
 
 DEFAULT_WIDTH = 80
 
@@ -154,3 +154,80 @@ def _blocks(header, rows, title):
         echo()
         for h, cell in zip(header, r):
             echo(f"  {h}: {cell}", indent="    ")
+
+
+def toml(text):
+    """TOML ``text`` with its long lines refitted to ``width()``, meaning unchanged.
+
+    A comment is rewrapped as comment lines with the same lead; an inline
+    comment that makes its line too long moves to its own lines above it;
+    inside an array a line breaks after a comma (not within a string). A
+    line that has no such place to break is kept whole.
+    """
+    limit = width()
+    out = []
+    depth = 0
+    for line in text.splitlines():
+        lead = line[:len(line) - len(line.lstrip())]
+        code, comment, breaks, after = _toml_scan(line, depth)
+        if len(line) > limit and comment is not None and code.strip():
+            out.extend(_comment_lines(lead + comment, limit))
+            line = code.rstrip()
+        elif len(line) > limit and comment is not None:
+            out.extend(_comment_lines(line, limit))
+            depth = after
+            continue
+        if len(line) > limit and breaks:
+            out.extend(_break_at(line, [b for b in breaks if b < len(line)], lead + "    ", limit))
+        else:
+            out.append(line)
+        depth = after
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def _toml_scan(line, depth):
+    """``(code, comment or None, break points, depth after)``: the points are just after a comma inside an
+    array (``depth`` arrays are open when the line starts); strings are skipped."""
+    breaks, quote, i = [], None, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c == "#":
+            return line[:i], line[i:], breaks, depth
+        elif c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+        elif c == "," and depth > 0:
+            breaks.append(i + 1)
+        i += 1
+    return line, None, breaks, depth
+
+
+def _comment_lines(line, limit):
+    """A comment line (``lead`` ``#`` text) wrapped to ``limit``, every piece a comment with the same lead."""
+    lead = line[:len(line) - len(line.lstrip())]
+    body = line.lstrip()[1:]
+    prefix = lead + "#" + body[:len(body) - len(body.lstrip())]
+    return textwrap.wrap(body.strip(), limit, initial_indent=prefix, subsequent_indent=prefix,
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
+def _break_at(line, breaks, indent, limit):
+    """``line`` cut at some of ``breaks`` (character positions) into pieces of at most ``limit`` where it can;
+    every piece after the first starts with ``indent``."""
+    pieces, start, last = [], 0, None
+    for b in [*breaks, len(line)]:
+        width_so_far = (len(indent) if pieces else 0) + len(line[start:b].lstrip() if pieces else line[start:b])
+        if width_so_far > limit and last is not None:
+            pieces.append(line[start:last])
+            start = last
+        last = b
+    pieces.append(line[start:])
+    return [pieces[0].rstrip()] + [indent + p.strip() for p in pieces[1:]]
