@@ -18,6 +18,7 @@ import polars as pl
 from analyses import sweep
 from analyses.runs import open_run
 from analyses.verdict import player_model
+from analyses.verdict import points as margin_points
 from reports import figures
 from reports.section import Section, compact_toml, provenance, slug
 from reports.tables import Table, pct, points, text
@@ -95,7 +96,7 @@ def sweep_section(path):
     shipped = shipped_configs(manifest, played)
     row = ranked.filter(pl.col("config") == best).row(0, named=True)
     fresh = ", on fresh deals" if sweep.sweep_is_search(summary) else ""
-    margin = f"±{manifest['margin']:g} points" if "margin" in manifest else "the sweep's margin"
+    margin = f"±{margin_points(manifest['margin'])} points" if "margin" in manifest else "the sweep's margin"
     model = player_model(open_run(Path(path) / played["run"][0]).seats)
     lead = sweep.pick_lead(ranked["verdict"].to_list(), margin, model)
     verdict = (f"{lead}: {_where(row, axes)}, with a largest seat edge of "

@@ -76,3 +76,16 @@ def test_tournament_command(cli, tmp_path):
     assert seats.exit_code == 0, seats.output
     first = seats.output.splitlines()[0]
     assert first.split()[0] in ("Balanced", "Unbalanced", "Inconclusive") and "±2.0 points" in first
+
+
+def test_a_sweep_with_none_shown_balanced_says_so_on_screen_and_in_the_report(cli, tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('players = 2\ngames = 100\nseed = 9\nstrategies = ["random"]\n'
+                    '[setup.players.2]\ninitial_marketing = [3]\nseat_bonus = [[0.0, 0.0], [0.0, 0.5]]\n')
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["sweep", "forks", "--grid", str(grid), "--out",
+                                                           str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    lead = "No configuration is shown balanced at ±1.0 points (2 of 2 inconclusive); the smallest largest edge"
+    assert lead in " ".join(result.output.split())
+    report = (tmp_path / "s" / "report.html").read_text()
+    assert "No configuration is shown balanced at ±1.0 points" in report and "Fairest configuration" not in report
