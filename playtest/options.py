@@ -20,6 +20,13 @@ The parameters a command receives are named as below (``game``, ``games``,
 declares one of these spellings by hand. A spelling a command used before
 (``--deals`` for ``--games``) stays accepted as a hidden alias that prints a
 one-line deprecation note (``aliases=``).
+
+Moving a command onto this module is mechanical: replace each
+``click.option``/``click.argument`` of a spelling in ``SHARED`` by the
+factory of the same name, name the function's parameter as above (a former
+spelling becomes ``aliases=``: ``--deals`` gives ``games(500,
+rotation="always", aliases=("--deals",))``), and keep the command's own
+options (``--strategy``, ``--force``, ...) as they are.
 """
 
 import click
@@ -90,9 +97,11 @@ def _take_alias(ctx, param, value):
     return given[1]
 
 
-def game():
-    """GAME: the name of a game playtest knows (a misspelt name gets a "did you mean")."""
-    return click.argument("game", cls=SharedArgument, type=GameChoice(game_registry.names()), metavar="GAME")
+def game(many=False):
+    """GAME: the name of a game playtest knows (a misspelt name gets a "did you mean"); ``many``: one or more
+    (a command over several games, such as ``bench``), a tuple."""
+    return click.argument("game", cls=SharedArgument, type=GameChoice(game_registry.names()), nargs=-1 if many else 1,
+                          required=True, metavar="GAME..." if many else "GAME")
 
 
 ROTATION_NOTE = {
@@ -164,8 +173,12 @@ def resume():
                                                   "keep what is finished, play the rest.")
 
 
-def players(required=False):
-    """``-p/--players``: the player count; without it the game's usual count (unless ``required``)."""
+def players(required=False, many=False):
+    """``-p/--players``: the player count; without it the game's usual count (unless ``required``). ``many``:
+    several counts as text, ``"2,3,4"`` (the command splits it), every count of the setup table by default."""
+    if many:
+        return _option("-p", "--players", "players", default=None, metavar="N,N,...", required=required,
+                       help="Numbers of players, comma-separated [default: every count of the setup table].")
     return _option("-p", "--players", "players", type=int, default=None, required=required,
                    help="Number of players" + ("." if required else " [default: the game's usual count]."))
 
