@@ -221,11 +221,12 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
             interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
         if rotate_seats and not run.manifest["rotate_seats"]:
-            click.echo(f"note: every seat plays {run.manifest['strategies'][0]}, so each rotation of the seats would "
-                       f"replay the same games; each deal was played once, without --rotate-seats", err=True)
+            terminal.echo(f"note: every seat plays {run.manifest['strategies'][0]}, so each rotation of the seats "
+                          f"would replay the same games; each deal was played once, without --rotate-seats", err=True,
+                          indent="  ")
         if run.manifest.get("replayed_chunks"):
-            click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
-                       f"manifest (damaged or replaced) and were played again", err=True)
+            terminal.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
+                          f"manifest (damaged or replaced) and were played again", err=True, indent="  ")
         summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
         feel_table = None
         if feel:

@@ -203,6 +203,6 @@ def param():
 
 def strategy_file():
     """``--strategy-file FILE`` (repeatable): a Python file defining the user's own strategies."""
-    return _option("--strategy-file", "strategy_files", multiple=True, type=click.Path(dir_okay=False),
+    return _option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
                    help="A Python file defining your own strategy (see README); its NAME can then be used "
                         "with --strategy.")
