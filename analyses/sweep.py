@@ -325,21 +325,21 @@ def _edge_text(row):
             f"{100 * row['max_edge_hi']:.2f}, simultaneous 95%) over {row['games']:,} games")
 
 
-def table_lines(summary, axes):
-    """The sweep's table as the terminal prints it, one played configuration (or race stage) a row, every
-    share in points of win share with two decimals: the largest seat edge with its simultaneous 95% bounds
-    and the seat that has it, the first seat's edge, then game length, score spread and tie rate."""
+def table_cells(summary, axes):
+    """The sweep's table as the terminal prints it, ``(header, rows)`` of text, one played configuration (or
+    race stage) a row, every share in points of win share with two decimals: the largest seat edge with its
+    simultaneous 95% bounds and the seat that has it, the first seat's edge, then game length, score spread
+    and tie rate. A dotted axis name takes two lines, split after its last dot."""
     played = summary.filter(pl.col("unplayable").is_null() & pl.col("max_edge").is_not_null())
     keys = [c for c in ("config", "phase", "stage") if c in played.columns] + list(axes) + ["games", "verdict"]
-    rows = [{**{k: r[k] for k in keys},
-             "largest edge, points": f"{100 * r['max_edge']:.2f} ({100 * r['max_edge_lo']:.2f} to "
-                                     f"{100 * r['max_edge_hi']:.2f}) seat {r['worst_seat']}",
-             "first seat edge": f"{100 * r['first_seat_edge']:+.2f}",
-             "mean rounds": f"{r['mean_rounds']:.2f}", "mean spread": f"{r['mean_spread']:.2f}",
-             "tie rate": f"{100 * r['tie_rate']:.2f}%"} for r in played.iter_rows(named=True)]
-    if not rows:
-        return []
-    return pl.DataFrame(rows).to_pandas().to_string(index=False).splitlines()
+    header = [k.rpartition(".")[0] + ".\n" + k.rpartition(".")[2] if "." in k else k for k in keys] + [
+        "largest edge, points", "first seat edge", "mean rounds", "mean spread", "tie rate"]
+    rows = [[*(f"{r[k]:,}" if k == "games" else str(r[k]) for k in keys),
+             f"{100 * r['max_edge']:.2f} ({100 * r['max_edge_lo']:.2f} to {100 * r['max_edge_hi']:.2f}) "
+             f"seat {r['worst_seat']}",
+             f"{100 * r['first_seat_edge']:+.2f}", f"{r['mean_rounds']:.2f}", f"{r['mean_spread']:.2f}",
+             f"{100 * r['tie_rate']:.2f}%"] for r in played.iter_rows(named=True)]
+    return header, rows
 
 
 def best_lines(summary, axes, margin=DEFAULT_MARGIN):
@@ -348,7 +348,10 @@ def best_lines(summary, axes, margin=DEFAULT_MARGIN):
     row = best(summary)
     name = ", ".join(f"{a} = {row[a]}" for a in axes)
     confirmed = sweep_is_search(summary)
-    lines = [f"best: {name} ({_edge_text(row)}; {row['verdict']} at ±{points(margin)} points)"]
+    judged = standing(summary) if confirmed else summary.filter(pl.col("unplayable").is_null()
+                                                                & pl.col("max_edge").is_not_null())
+    lead = pick_lead(judged["verdict"].to_list(), f"±{points(margin)} points")
+    lines = [f"{lead}: {name} ({_edge_text(row)}; {row['verdict']} at ±{points(margin)} points)"]
     if not confirmed:
         lines.append("  picked and measured on the same games, so its edge is likely larger on fresh games; "
                      "--search confirms the pick on fresh deals")
@@ -358,6 +361,29 @@ def best_lines(summary, axes, margin=DEFAULT_MARGIN):
         tell = "cannot be told apart from the best" if r["cannot_tell_apart"] else "worse than the best"
         lines.append(f"  runner-up: {', '.join(f'{a} = {r[a]}' for a in axes)} ({_edge_text(r)}): {tell}")
     return lines
+
+
+def pick_lead(verdicts, margin, model=""):
+    """How a sweep names its pick, the same on the terminal and in the report, from the ``verdicts`` of the
+    configurations it judged (a search: its confirmation games) at ``margin`` (a phrase: "±1.0 points");
+    ``model`` names the players (``analyses.verdict.player_model``) or is empty.
+
+    "Fairest configuration" only when some configuration is balanced within the margin; when every one is
+    unbalanced it says so and names the least unfair; otherwise (some inconclusive) it says that none is
+    shown balanced and names the one with the smallest largest edge.
+    """
+    with_model = f" {model}" if model else ""
+    count = len(verdicts)
+    unbalanced = verdicts.count("unbalanced")
+    if "balanced" in verdicts:
+        return (f"Fairest configuration{with_model}"
+                + (f" ({unbalanced} of {count} are unbalanced at {margin})" if unbalanced else ""))
+    if unbalanced == count:
+        many = "Both configurations are" if count == 2 else \
+            "The one configuration is" if count == 1 else f"All {count} configurations are"
+        return f"{many} unbalanced at {margin}{with_model}; the least unfair"
+    counts = f"{count - unbalanced} of {count} inconclusive" + (f", {unbalanced} unbalanced" if unbalanced else "")
+    return f"No configuration is shown balanced at {margin}{with_model} ({counts}); the smallest largest edge"
 
 
 def sweep_is_search(summary):

@@ -177,11 +177,17 @@ def standings(seats, confidence=0.95):
             .sort("rating", descending=True))
 
 
-def table_lines(standings):
-    """The standings as the terminal prints them: strategy, games, win share and rating, each with its 95%
-    interval, shares in percent with two decimals, ratings in whole Elo points."""
-    rows = [{"strategy": r["strategy"], "games": f"{r['games']:,}",
-             "win share (95%)": f"{100 * r['win_share']:.2f}% ({100 * r['win_low']:.2f} to {100 * r['win_high']:.2f})",
-             "rating, Elo (95%)": f"{r['rating']:+.0f} ({r['rating_low']:+.0f} to {r['rating_high']:+.0f})"}
+RATING_NOTE = ("ratings rank finishing order (who finishes ahead of whom in each game); win share counts first "
+               "places only, so a strategy can win more often and still be rated lower")
+
+
+def table_cells(standings):
+    """The standings as the terminal prints them, ``(header, rows)`` of text: strategy, games, win share and
+    rating, each with its 95% interval, shares in percent with two decimals, ratings in whole Elo points. The
+    rating's header says that it ranks finishing order (``RATING_NOTE`` says it in full)."""
+    header = ["strategy", "games", "win share (95%)", "rating by finishing order, Elo (95%)"]
+    rows = [[r["strategy"], f"{r['games']:,}",
+             f"{100 * r['win_share']:.2f}% ({100 * r['win_low']:.2f} to {100 * r['win_high']:.2f})",
+             f"{r['rating']:+.0f} ({r['rating_low']:+.0f} to {r['rating_high']:+.0f})"]
             for r in standings.iter_rows(named=True)]
-    return pl.DataFrame(rows).to_pandas().to_string(index=False).splitlines()
+    return header, rows

@@ -20,19 +20,19 @@ import click
 import numpy as np
 
 import playtest
-from playtest import api, compile_notice
-from playtest.cli_types import OutputPath, local_workers_type, margin_type, until_ci_type
+from playtest import api, compile_notice, options, terminal
+from playtest.cli_types import HelpGroup, OutputPath, local_workers_type, until_ci_type
 from playtest.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core import worker
-from simulator.core.batch import MAX_SEED, RunError
-from simulator.core.setup import SetupError, read_toml
+from simulator.core.batch import RunError
+from simulator.core.setup import SetupError, did_you_mean, read_toml
 from strategies.registry import StrategyError
 
 USER_ERRORS = (SetupError, StrategyError, RunError, game_registry.UnknownGame)
 
 
-class PlaytestGroup(click.Group):
+class PlaytestGroup(HelpGroup):
     """Turns the known kinds of bad input into one clear line and exit code 2.
 
     The analysis and Unfair commands are imported only when used, so that
@@ -100,30 +100,18 @@ def cli():
     """
 
 
-def game_argument(f):
-    return click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")(f)
-
-
 def run_options(f):
     """Options that define which games are played (shared by simulate and replay)."""
-    options = [
-        click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count]."),
-        click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-                     help="Run seed (0 to 2**63-1); game i of a seed is always the same game."),
+    decorators = [
+        options.players(), options.seed(),
         click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                      help="Strategy name; once for every seat, or once per seat in seat order."),
-        click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
-                     help="A Python file defining your own strategy (see README); its NAME can then be used with --strategy."),
-        click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
-                     help="Replace the parameter vector of a seated strategy (as many values as its default), "
-                          "e.g. --param hedger=0.8."),
-        click.option("--variant", default="standard", show_default=True, help="Rules variant (see `playtest games`)."),
-        click.option("--setup", type=click.Path(dir_okay=False), default=None,
-                     help="TOML file whose keys replace parts of the game's setup table (see `playtest setup GAME`)."),
-        click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies over the seats."),
+        options.strategy_file(), options.param(), options.variant(), options.setup(),
+        click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies "
+                                                          "over the seats."),
     ]
-    for option in reversed(options):
-        f = option(f)
+    for decorator in reversed(decorators):
+        f = decorator(f)
     return verbose_option(f)
 
 
@@ -185,17 +173,16 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
                 params=parse_params(params), variant=variant, setup=setup, rotate_seats=rotate_seats)
 
 
-@cli.command()
-@game_argument
+@cli.command(short_help="Play many games of GAME: the seat table and the balance verdict.")
+@options.game()
 @run_options
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100_000, show_default=True, help="Games to play.")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
-              help="Run directory to write (seats/*.parquet + manifest.json).")
+@options.games(100_000, rotation="flag")
+@options.out("the run (seats/*.parquet, manifest.json) [default: none kept]")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
-@click.option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores [default: all cores].")
+@options.threads()
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
-@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@options.resume()
 @click.option("--until-ci", type=until_ci_type(), default=None,
               help="Stop once every seat's 95% win-share interval is within ± this many points (e.g. 0.5), "
                    "after at least 30 games (30 deals with --rotate-seats).")
@@ -204,11 +191,10 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler (with --backend dask).")
 @click.option("--workers", type=local_workers_type(), default=None,
               help="Start a local Dask cluster of this many worker processes (with --backend dask).")
-@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
-              help="Balanced means every seat's edge is within ± this many percentage points of win share.")
+@options.margin()
 @click.option("--feel", is_flag=True, help="Also print the game-feel figures (length, spread, margin, ties) with "
                                          "95% intervals (holds one row per game in memory).")
-@click.option("--json", "as_json", is_flag=True, help="Print the seat table and the verdict as JSON.")
+@options.json()
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
              chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, feel, as_json):
     """Play many games of GAME and print the seat table and the balance verdict.
@@ -236,11 +222,12 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
             interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
         if rotate_seats and not run.manifest["rotate_seats"]:
-            click.echo(f"note: every seat plays {run.manifest['strategies'][0]}, so each rotation of the seats would "
-                       f"replay the same games; each deal was played once, without --rotate-seats", err=True)
+            terminal.echo(f"note: every seat plays {run.manifest['strategies'][0]}, so each rotation of the seats "
+                          f"would replay the same games; each deal was played once, without --rotate-seats", err=True,
+                          indent="  ")
         if run.manifest.get("replayed_chunks"):
-            click.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
-                       f"manifest (damaged or replaced) and were played again", err=True)
+            terminal.echo(f"note: {len(run.manifest['replayed_chunks'])} chunk file(s) on disk did not match the "
+                          f"manifest (damaged or replaced) and were played again", err=True, indent="  ")
         summary = seat_summary(run.scan(), run.manifest, margin=margin, until_ci=until_ci)
         feel_table = None
         if feel:
@@ -280,39 +267,32 @@ def seat_table(title, table, edges):
 
 
 def _print_seat_table(m, summary, out, feel_table=None):
-    from rich.console import Console
-
-    console = Console(highlight=False)
-    if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
-        console = Console(highlight=False, width=120)
+    echo = terminal.echo
     verdict = summary.verdict
     if verdict.unfinished_line():
-        console.print(verdict.unfinished_line())
+        echo(verdict.unfinished_line())
     title = (f"{m['title']}: {m['players']} players, {summary.verdict.counts()}, seed {m['seed']}"
              f"{', ' + m['variant'] + ' rules' if m['variant'] != 'standard' else ''}")
     if verdict.kind != "unfinished":
-        console.print(seat_table(title, summary.table, verdict.edges))
+        terminal.show(seat_table(title, summary.table, verdict.edges))
     else:
-        console.print(title)
-    for line in verdict.lines()[1 if verdict.unfinished_line() else 0:]:
-        console.print(line)
-    for line in summary.strategy_lines():
-        console.print(line)
-    for line in summary.until_ci_lines():
-        console.print(line)
+        echo(title)
+    for line in [*verdict.lines()[1 if verdict.unfinished_line() else 0:], *summary.strategy_lines(),
+                 *summary.until_ci_lines()]:
+        echo(line, indent="  ")
     if feel_table is not None:
         import polars as pl
 
         from reports.run_report import ONE_LENGTH_METRICS, feel_interval, feel_value
 
-        console.print("game feel (95% intervals):")
+        echo("game feel (95% intervals):")
         length = feel_table.filter(pl.col("metric") == "mean rounds").rows(named=True)
         if length and length[0]["low"] == length[0]["high"] == length[0]["value"]:  # every game lasted the same
-            console.print(f"  every game lasted {length[0]['value']:g} rounds")
+            echo(f"  every game lasted {length[0]['value']:g} rounds")
             feel_table = feel_table.filter(~pl.col("metric").is_in(ONE_LENGTH_METRICS))
         for r in feel_table.iter_rows(named=True):
             interval = f" ({feel_interval(r)})" if feel_interval(r) else ""
-            console.print(f"  {r['metric']}: {feel_value(r['metric'], r['value'])}{interval}; {r['note']}")
+            echo(f"  {r['metric']}: {feel_value(r['metric'], r['value'])}{interval}; {r['note']}", indent="  ")
     speed = m.get("games_per_second")  # game indices per second: deals, in a rotated run
     unit = "deals" if m.get("rotate_seats") else "games"
     if speed and m.get("rotate_seats"):
@@ -324,11 +304,11 @@ def _print_seat_table(m, summary, out, feel_table=None):
         before = m["resumed_with_games"]
         resumed = (f"resumed: {before:,} {unit} were on disk, {m['games_done'] - before:,} played now in ")
     compiled = compile_notice.seconds()
-    console.print(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else "")
-                  + (f"; compiling took {compiled:.1f} s more" if compiled else ""))
+    echo(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else "")
+         + (f"; compiling took {compiled:.1f} s more" if compiled else ""))
 
 
-@cli.command()
+@cli.command(short_help="Print one game of a run, move by move.")
 @click.argument("target", metavar="RUN_DIR|GAME")
 @run_options
 @click.option("--game", "game_index", type=click.IntRange(min=0), required=True, help="Index of the game in the run.")
@@ -355,59 +335,61 @@ def replay(ctx, target, players, seed, strategies, strategy_files, params, varia
         lines = api.replay_run(target, game_index=game_index, rotation=rotation)
     else:
         raise click.UsageError(f"{target!r} is neither a game ({', '.join(game_registry.names())}) nor a run "
-                               f"directory")
+                               f"directory{did_you_mean(target, game_registry.names())}")
     for line in lines:
-        click.echo(line)
+        terminal.echo(line, indent="  ")
 
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the log and result as JSON.")
+@options.json()
 def scenario(file, as_json):
     """Play the situation described in a scenario FILE (TOML) and print what happens."""
     lines, result = api.scenario(file)
     if as_json:
         click.echo(json.dumps({"log": lines, "result": result}, indent=2))
     else:
-        click.echo("\n".join(lines))
+        for line in lines:
+            terminal.echo(line, indent="  ")
 
 
 @cli.command(name="games")
 def list_games():
     """List the games playtest can simulate."""
     for g in api.games().iter_rows(named=True):
-        click.echo(f"{g['name']:14s} {g['title']} ({g['min_players']}-{g['max_players']} players; "
-                   f"variants: {', '.join(g['variants'])})")
+        terminal.echo(f"{g['name']:14s} {g['title']} ({g['min_players']}-{g['max_players']} players; "
+                      f"variants: {', '.join(g['variants'])})", indent=" " * 15)
 
 
-@cli.command(name="strategies")
-@game_argument
-@click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path())
+@cli.command(name="strategies", short_help="List the strategies of GAME, its action classes and evaluation point.")
+@options.game()
+@options.strategy_file()
 @verbose_option
 def list_strategies(game, strategy_files):
     """List the strategies of GAME (number, name, what it does, default parameters), its action classes and its
     evaluation point (where mcts with horizon 1 stops its rollouts)."""
     for s in api.strategies(game, strategy_files).iter_rows(named=True):
         p = s["params"]
-        params = f"  params={p}" if p else ""
+        params = f" params={p}" if p else ""
         if len(p) > LONG_PARAMS:
-            params = f"  params=[{len(p)} numbers: {p[0]:g}, {p[1]:g}, {p[2]:g}, ...]"
-        click.echo(f"{s['id']:2d} {s['name']:10s} {s['summary']}{params}")
+            params = f" params=[{len(p)} numbers: {p[0]:g}, {p[1]:g}, {p[2]:g}, ...]"
+        terminal.echo(f"{s['id']:2d} {s['name']:10s} {s['summary']};{params}" if params else
+                      f"{s['id']:2d} {s['name']:10s} {s['summary']}", indent=" " * 14)
     g = game_registry.get(game)
     classes = g.action_classes
     if classes:
-        click.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
-                   + ", ".join(f"{i} {c}" for i, c in enumerate(classes)))
+        terminal.echo("action classes (mcts:no-CLASS, playtest restrict --forbid CLASS): "
+                      + ", ".join(f"{i} {c}" for i, c in enumerate(classes)), indent="  ")
     point = g.evaluation_point
-    click.echo(f"evaluation point (mcts horizon h stops at the h-th ahead): {point}" if point else
-               "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)")
+    terminal.echo(f"evaluation point (mcts horizon h stops at the h-th ahead): {point}" if point else
+                  "evaluation point: none (mcts rollouts play to the end of the game, horizon 0)", indent="  ")
 
 
-@cli.command(name="setup")
-@game_argument
+@cli.command(name="setup", short_help="Print the default setup table of GAME, to copy, edit and pass with --setup.")
+@options.game()
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
-    click.echo(api.setup_table(game), nl=False)
+    click.echo(terminal.toml(api.setup_table(game)), nl=False)
 
 
 @cli.command()

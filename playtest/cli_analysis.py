@@ -17,13 +17,11 @@ from analyses import sweep as sweeps
 from analyses import tournament as tournaments
 from analyses.compare import CompareError
 from analyses.runs import NotARun
-from analyses.verdict import DEFAULT_MARGIN
-from playtest import api, run_checks
-from playtest.cli_types import OutputPath, check_report_out, margin_type
+from playtest import api, options, run_checks, terminal
+from playtest.cli_types import check_report_out
 from reports.build import write_report
 from reports.tournament_report import head_to_head, headline
-from simulator import games as game_registry
-from simulator.core.batch import MAX_SEED, RunError
+from simulator.core.batch import RunError
 
 ANALYSIS_ERRORS = (sweeps.GridError, NotARun, CompareError, RunError)
 
@@ -42,73 +40,63 @@ def user_errors(command):
     return wrapper
 
 
-def margin_option(f):
-    return click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN,
-                        show_default=True,
-                        help="Balanced means every seat's edge is within ± this many percentage points.")(f)
-
-
-@click.command()
+@click.command(short_help="Write a report on run, sweep, tournament or ladder directories.")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False), metavar="DIR...")
-@click.option("--out", "-o", type=OutputPath(dir_okay=False), default="report.html", show_default=True,
-              help="Report file; the data behind each figure goes to <name>-data/ beside it.")
-@click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
-              help="html: one self-contained file; md: Markdown with PNG files.")
-@margin_option
+@options.out("the report (FILE.html or FILE.md; the data behind each figure goes to FILE-data/)", kind="file",
+             default="report.html")
+@options.report_format()
+@options.margin()
 @user_errors
 def report(dirs, out, fmt, margin):
     """Write a report on run, sweep, tournament or ladder directories and print its path."""
-    check_report_out(out, fmt, dirs)
+    fmt = check_report_out(out, fmt, dirs)
     path = api.report(dirs, out, fmt=fmt, margin=margin)  # refuses damaged runs before anything is written
     for line in run_checks.incomplete(dirs):
-        click.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
-                   f"with --resume finishes it", err=True)
+        terminal.echo(f"warning: the run {line}; the report covers only those, and the same simulate command "
+                      f"with --resume finishes it", err=True, indent="  ")
     click.echo(str(path))
 
 
-@click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.command(short_help="Play every configuration of a grid of setups and compare their balance.")
+@options.game()
 @click.option("--grid", required=True, type=click.Path(exists=True, dir_okay=False),
               help="TOML grid: run settings, [setup] candidate lists, [params] strategy vectors.")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
-              help="Directory for the sweep (summary.csv, sweep.json, runs/).")
+@options.out("the sweep (summary.csv, sweep.json, runs/)", required=True)
 @click.option("--force", is_flag=True, help="Replace an earlier sweep in --out (a folder holding only a sweep).")
 @click.option("--search", is_flag=True,
               help="Find the configuration with the smallest largest seat edge: eliminate on interval bounds, "
                    "then confirm the survivors on fresh deals.")
-@click.option("--report/--no-report", "make_report", default=True, show_default=True,
-              help="Also write <out>/report.html.")
-@margin_option
+@options.report()
+@options.margin()
 @user_errors
 def sweep(game, grid, out, force, search, make_report, margin):
     """Play every configuration of a setup-table / strategy-parameter grid and compare their balance."""
     result = api.sweep(game, grid, out=out, force=force, search=search, margin=margin)
     summary = result.frame
-    for line in sweeps.table_lines(summary, result.info["axes"]):
-        click.echo(line)
+    header, rows = sweeps.table_cells(summary, result.info["axes"])
+    if rows:
+        terminal.table(header, rows)
     for row in summary.filter(summary["unplayable"].is_not_null()).iter_rows(named=True):
-        click.echo(f"configuration {row['config']} not played: {row['unplayable']}")
+        terminal.echo(f"configuration {row['config']} not played: {row['unplayable']}", indent="  ")
     for line in result.info["best_lines"]:
-        click.echo(line)
+        terminal.echo(line, indent="  ")
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
 
 
-@click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
+@click.command(short_help="Play every lineup of the strategies, seats rotated: who is strongest.")
+@options.game()
 @click.option("--strategy", "-s", "strategies", multiple=True, required=True,
               help="A strategy to enter; give at least two.")
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="Deals per lineup.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Run seed (0 to 2**63-1; the same deals for every lineup).")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True,
-              help="Directory for the tournament (tournament.json and one run per lineup).")
+@options.players(required=True)
+@options.games(10_000, per="lineup", rotation="always")
+@options.seed()
+@options.out("the tournament (tournament.json, one run per lineup; the same deals for every lineup)",
+             required=True)
 @click.option("--force", is_flag=True,
               help="Replace an earlier tournament in --out (a folder holding only a tournament).")
-@click.option("--report/--no-report", "make_report", default=True, show_default=True,
-              help="Also write <out>/report.html.")
-@margin_option
+@options.report()
+@options.margin()
 @user_errors
 def tournament(game, strategies, players, games, seed, out, force, make_report, margin):
     """Play every lineup of the strategies with seats rotated; print win shares, ratings and the seat verdict.
@@ -127,20 +115,28 @@ def tournament(game, strategies, players, games, seed, out, force, make_report, 
     result = api.tournament(game, list(strategies), players=players, games=games, seed=seed, out=out, force=force,
                             margin=margin)
     standings, seats = result.frame, result.info["seats"]
-    strategies = [headline(standings, head_to_head(seats)), *tournaments.table_lines(standings)]
-    seat_lines = result.verdict.lines()
+
+    def strategies():
+        terminal.echo(headline(standings, head_to_head(seats)), indent="  ")
+        terminal.table(*tournaments.table_cells(standings))
+        terminal.echo(f"note: {tournaments.RATING_NOTE}", indent="  ")
+
+    def seat_verdict():
+        for line in result.verdict.lines():
+            terminal.echo(line, indent="  ")
+
     asked_about_seats = click.get_current_context().get_parameter_source("margin") is not ParameterSource.DEFAULT
-    for line in seat_lines + strategies if asked_about_seats else strategies + seat_lines:
-        click.echo(line)
+    for part in (seat_verdict, strategies) if asked_about_seats else (strategies, seat_verdict):
+        part()
     if make_report:
         click.echo(str(write_report([out], Path(out) / "report.html", margin=margin)))
 
 
-@click.command()
+@click.command(short_help="Is design B fairer than design A? Compare two runs of the same game.")
 @click.argument("run_a", type=click.Path(file_okay=False), metavar="RUN_A")
 @click.argument("run_b", type=click.Path(file_okay=False), metavar="RUN_B")
-@margin_option
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@options.margin()
+@options.json()
 @user_errors
 def compare(run_a, run_b, margin, as_json):
     """Is design B fairer than design A? Compare two runs of the same game and player count.
@@ -154,4 +150,4 @@ def compare(run_a, run_b, margin, as_json):
         click.echo(json.dumps(comparison.to_dict(), indent=2))
         return
     for line in comparison.lines():
-        click.echo(line)
+        terminal.echo(line, indent="  ")

@@ -1,4 +1,5 @@
-"""Click parameter types and checks shared by the commands: values refused where they enter.
+"""Click parameter types and checks shared by the commands: values refused where they enter; and
+``HelpGroup``, the command group whose help lays out at the terminal's width and cuts no summary.
 
 ``click.FloatRange`` lets ``nan`` through (it fails no comparison) and
 ``inf`` through an open upper end; ``FiniteRange`` refuses both, so a
@@ -11,9 +12,25 @@ from pathlib import Path
 
 import click
 
+from playtest import terminal
 from simulator.core.rundir import REPORT as REPORT_NAMES
+from simulator.core.setup import did_you_mean
 
 MAX_MARGIN = 100.0   # percentage points of win share: a wider margin calls every table balanced
+
+
+class HelpGroup(click.Group):
+    """A ``click.Group`` whose help pages use ``terminal.width()`` (its commands' too) and list every command's
+    summary whole, wrapped (click cuts one too long for its line with "...")."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        return super().make_context(info_name, args, parent, **{**terminal.help_settings(), **extra})
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, command.get_short_help_str(limit=10 ** 6)) for name in self.list_commands(ctx)
+                if not (command := self.get_command(ctx, name)).hidden]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 class FiniteRange(click.FloatRange):
@@ -40,6 +57,25 @@ class OutputPath(click.Path):
         if isinstance(value, str) and value.strip() in ("", "-"):
             self.fail(f"{value!r} is not a name to write to; give a path", param, ctx)
         return super().convert(value, param, ctx)
+
+
+# names a user may take for a game that playtest studies with another command
+STUDIED_ELSEWHERE = {"unfair": "Unfair is not played as whole games: its mechanics are studied one by one with "
+                               "`playtest unfair` (see `playtest unfair --help`)"}
+
+
+class GameChoice(click.Choice):
+    """A ``click.Choice`` of game names whose refusal of a misspelt name says which game was probably meant."""
+
+    name = "game"
+
+    def convert(self, value, param, ctx):
+        if value in self.choices:
+            return value
+        if value in STUDIED_ELSEWHERE:
+            self.fail(STUDIED_ELSEWHERE[value], param, ctx)
+        self.fail(f"{value!r} is not a game playtest knows{did_you_mean(value, self.choices)} (games: "
+                  f"{', '.join(self.choices)})", param, ctx)
 
 
 def margin_type():
@@ -73,17 +109,25 @@ def local_workers_type():
     return click.IntRange(1, os.cpu_count() or 1)
 
 
-def check_report_out(out, fmt, inputs=()):
-    """Refuse a report path that cannot be written cleanly, before any study or figure is computed.
+REPORT_FORMATS = {".html": "html", ".md": "md"}
 
-    The file must end in ``.html`` or ``.md`` (as ``fmt``), sit in an existing
-    folder, not be a folder, and not put itself or its ``<name>-data`` folder
-    over a file; inside an input directory only that directory's own
-    ``report.html``/``report.md`` is allowed (playtest's layout keeps it).
+
+def check_report_out(out, fmt=None, inputs=()):
+    """Refuse a report path that cannot be written cleanly, before any study or figure is computed; return the
+    report's format: ``fmt``, or without it the one the file's suffix names.
+
+    The file must end in ``.html`` or ``.md`` (as ``fmt``, when given), sit in
+    an existing folder, not be a folder, and not put itself or its
+    ``<name>-data`` folder over a file; inside an input directory only that
+    directory's own ``report.html``/``report.md`` is allowed (playtest's
+    layout keeps it).
     """
     out = Path(out)
+    fmt = fmt or REPORT_FORMATS.get(out.suffix)
+    if fmt is None or not out.stem:
+        raise click.BadParameter(f"{str(out)!r} must be a file name ending in .html or .md", param_hint="--out")
     suffix = ".html" if fmt == "html" else ".md"
-    if out.suffix != suffix or not out.stem:
+    if out.suffix != suffix:
         raise click.BadParameter(f"{str(out)!r} must be a file name ending in {suffix} (--format {fmt})",
                                  param_hint="--out")
     if out.is_dir():
@@ -100,3 +144,4 @@ def check_report_out(out, fmt, inputs=()):
         if inside == d.resolve() or d.resolve() in inside.parents:
             raise click.BadParameter(f"{out} is inside the input directory {d}; only {d}/report{suffix} may be "
                                      f"written there", param_hint="--out")
+    return fmt

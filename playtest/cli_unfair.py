@@ -12,16 +12,12 @@ import re
 
 import click
 import polars as pl
-from rich.console import Console
-from rich.table import Table
 
-from playtest import api
-from playtest.cli_types import OutputPath, check_report_out
+from playtest import api, options, terminal
+from playtest.cli_types import HelpGroup, check_report_out
 from simulator.core.setup import SetupError
 from simulator.unfair import dice
 from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS
-
-MAX_SEED = 2 ** 63 - 1
 
 
 def parse_beans(text):
@@ -60,14 +56,9 @@ def _print(tables, as_json):
     if as_json:
         click.echo(json.dumps({name: df.to_dicts() for name, df in tables.items()}, indent=1))
         return
-    console = Console()
     for name, df in tables.items():
-        table = Table(title=name)
-        for column in df.columns:
-            table.add_column(column, justify="left" if df[column].dtype == pl.Utf8 else "right")
-        for row in df.iter_rows():
-            table.add_row(*(_cell(v) for v in row))
-        console.print(table)
+        keys = next((i for i, column in enumerate(df.columns) if df[column].dtype != pl.Utf8), df.width) or 1
+        terminal.table(df.columns, [[_cell(v) for v in row] for row in df.iter_rows()], title=name, keys=keys)
 
 
 def _checked(work):
@@ -86,28 +77,26 @@ def _run(study, as_json):
 
 def run_options(f):
     """Options of every command that runs studies: --setup, --trials, --seed."""
-    options = [
-        click.option("--setup", type=click.Path(dir_okay=False), default=None,
-                     help="TOML file whose keys replace parts of the Unfair setup table."),
+    decorators = [
+        options.setup(),
         click.option("--trials", "-n", type=click.IntRange(2, MAX_TRIALS), default=20_000, show_default=True,
                      help=f"Simulated trials (2 to {MAX_TRIALS:,})."),
-        click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
-                     help="Seed (0 to 2**63-1); trial i of a seed never changes."),
+        options.seed(),
     ]
-    for option in reversed(options):
-        f = option(f)
+    for decorator in reversed(decorators):
+        f = decorator(f)
     return f
 
 
 def study_options(f):
     """Options every study takes: those of ``run_options`` and --json."""
-    return run_options(click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")(f))
+    return run_options(options.json()(f))
 
 
 first_date_option = click.option("--first-date", is_flag=True, help="Play the 6 rounds of the First Date Game Changer.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=HelpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def unfair():
     """Unfair (FLSU expansion): studies of single mechanics, not whole games."""
 
@@ -143,7 +132,7 @@ def fame_command(first_date, setup, trials, seed, as_json):
 
 
 @unfair.command(name="gems")
-@click.option("--players", "-p", type=int, default=None, help="Players drawing from the supply [default: the table's].")
+@options.players()
 @first_date_option
 @study_options
 def gems_command(players, first_date, setup, trials, seed, as_json):
@@ -161,10 +150,9 @@ def panoramas_command(first_date, setup, trials, seed, as_json):
 
 
 @unfair.command(name="report")
-@click.option("--out", "-o", type=OutputPath(dir_okay=False), required=True,
-              help="Report file; the data behind each figure goes to <name>-data/ beside it.")
-@click.option("--format", "fmt", type=click.Choice(["html", "md"]), default="html", show_default=True,
-              help="html: one self-contained file; md: Markdown with PNG files.")
+@options.out("the report (FILE.html or FILE.md; the data behind each figure goes to FILE-data/)", kind="file",
+             required=True)
+@options.report_format()
 @first_date_option
 @run_options
 def report_command(out, fmt, first_date, setup, trials, seed):
@@ -172,7 +160,7 @@ def report_command(out, fmt, first_date, setup, trials, seed):
     # Imported here so that the study commands do not pay for matplotlib and jinja2.
     from reports.unfair import write_unfair_report
 
-    check_report_out(out, fmt)
+    fmt = check_report_out(out, fmt)
     path = _checked(lambda: write_unfair_report(out, fmt, setup=setup, first_date=first_date,
                                                 trials=trials, seed=seed))
     click.echo(str(path))

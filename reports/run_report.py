@@ -31,7 +31,7 @@ def seat_table(table, tag):
         "Seat": lambda r: str(r["seat"]),
         "Strategy": lambda r: r["strategy"],
         "Games": lambda r: text(r["games"]),
-        "Wins": lambda r: f"{r['wins']:,.1f}",
+        "Wins (a k-way tie for first counts 1/k)": lambda r: f"{round(r['wins']):,}",
         "Win share": lambda r: pct(r["win_share"]),
         "95% interval": lambda r: pct_interval(r["win_lo"], r["win_hi"]),
         "Fair share": lambda r: pct(r["expected_share"]),
@@ -39,6 +39,40 @@ def seat_table(table, tag):
         "Mean score": lambda r: f"{r['mean_score']:.2f}",
         "Score 95% interval": lambda r: f"{r['score_lo']:.2f} to {r['score_hi']:.2f}",
     })
+
+
+LONG_PARAMS = 12  # a longer vector (a learned model) is shown by its length and first numbers
+
+
+def strategy_parameters(manifest):
+    """Each strategy's parameter vector as the run played it, ``"random: none; counter: 10, 3"``.
+
+    The manifest keeps one row per seat, padded with zeros to the longest
+    vector of the lineup (a strategy without parameters gets a row of zeros);
+    a built-in strategy's row is cut back to the length of its own vector.
+    The rows of the search and learned players and of a user's strategies,
+    whose length varies, are shown whole.
+    """
+    from strategies.games import strategy_set
+    from strategies.registry import StrategyError
+
+    try:
+        builtins = strategy_set(manifest["game"])
+    except (KeyError, ImportError):
+        builtins = None
+    parts = {}
+    for name, row in zip(manifest.get("strategies", []), manifest["strategy_params"]):
+        if name in parts:
+            continue
+        try:
+            sid, strategy = builtins.get(name)
+            fixed = sid not in (builtins.search_sid, builtins.learned_sid)
+        except (AttributeError, StrategyError):
+            fixed = False
+        values = list(row[:len(strategy.params)] if fixed else row)
+        parts[name] = ("none" if not values else ", ".join(f"{v:g}" for v in values) if len(values) <= LONG_PARAMS
+                       else f"{len(values)} numbers: {', '.join(f'{v:g}' for v in values[:3])}, ...")
+    return "; ".join(f"{name}: {values}" for name, values in parts.items())
 
 
 def strategy_sentence(strategies, differences):
@@ -244,6 +278,8 @@ def run_section(path, margin):
     if "rotation" in seats.columns:
         details.append(paired_section(seats, tag))
     by = "strategy" if summary.strategies is not None else "seat"
-    details += [feel_section(seats, tag, by), provenance(manifest, run.name)]
+    shown = {**manifest, "strategy_params": strategy_parameters(manifest)} if "strategy_params" in manifest \
+        else manifest
+    details += [feel_section(seats, tag, by), provenance(shown, run.name)]
     return Section(run_title(manifest, seats, run.name), "run", verdict=" ".join(sentences), figures=figs,
                    text=notes, subsections=details)

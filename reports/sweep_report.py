@@ -18,6 +18,7 @@ import polars as pl
 from analyses import sweep
 from analyses.runs import open_run
 from analyses.verdict import player_model
+from analyses.verdict import points as margin_points
 from reports import figures
 from reports.section import Section, compact_toml, provenance, slug
 from reports.tables import Table, pct, points, text
@@ -80,21 +81,6 @@ def _interval(row):
     return f"{points(row['max_edge_lo'], False)} to {points(row['max_edge_hi'], False)}"
 
 
-def _balance_lead(played, margin, model):
-    """How the headline names the configuration with the smallest largest edge: "Fairest configuration ...", or,
-    when every configuration played is unbalanced at the sweep's ``margin`` (a phrase: "±1.0 points"), says so
-    first; ``model`` names the players (``player_model``)."""
-    verdicts = played["verdict"].to_list()
-    unbalanced = verdicts.count("unbalanced")
-    if unbalanced == len(verdicts):
-        many = "Both configurations are" if len(verdicts) == 2 else \
-            "The one configuration is" if len(verdicts) == 1 else f"All {len(verdicts)} configurations are"
-        return f"{many} unbalanced at {margin} {model}; the least unfair"
-    if unbalanced:
-        return f"Fairest configuration {model} ({unbalanced} of {len(verdicts)} are unbalanced at {margin})"
-    return f"Fairest configuration {model}"
-
-
 def sweep_section(path):
     """A sweep: the verdict on its fairest configuration, the heatmap, best and runners-up, the table."""
     manifest, summary = sweep.load(path)
@@ -110,9 +96,10 @@ def sweep_section(path):
     shipped = shipped_configs(manifest, played)
     row = ranked.filter(pl.col("config") == best).row(0, named=True)
     fresh = ", on fresh deals" if sweep.sweep_is_search(summary) else ""
-    margin = f"±{manifest['margin']:g} points" if "margin" in manifest else "the sweep's margin"
+    margin = f"±{margin_points(manifest['margin'])} points" if "margin" in manifest else "the sweep's margin"
     model = player_model(open_run(Path(path) / played["run"][0]).seats)
-    verdict = (f"{_balance_lead(played, margin, model)}: {_where(row, axes)}, with a largest seat edge of "
+    lead = sweep.pick_lead(ranked["verdict"].to_list(), margin, model)
+    verdict = (f"{lead}: {_where(row, axes)}, with a largest seat edge of "
                f"{points(row['max_edge'], False)} points ({_interval(row)}, {row['games']:,} games{fresh}); "
                + (f"{len(near)} other configuration{'s' if len(near) > 1 else ''} cannot be told apart from it."
                   if near else "every other configuration is measurably less fair."))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from simulator.core.setup import merge, read_toml
+from simulator.core.setup import SetupError, did_you_mean, merge, read_toml
 
 
 class InvalidGame(ValueError):
@@ -130,6 +130,10 @@ class Game:
 
     def configure(self, players, variant="standard", override=None):
         """Merge ``override`` (a dict) over the default table, validate it and compile it."""
+        if variant not in self.variants:
+            hint = did_you_mean(variant, self.variants)
+            raise SetupError("variant", f"unknown variant {variant!r} for {self.name}{hint} (choose from "
+                                        f"{', '.join(self.variants)})")
         setup = self.default_setup()
         if override:
             setup = merge(setup, override, self.open_tables)

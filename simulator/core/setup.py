@@ -6,6 +6,7 @@ are replaced whole. Validation errors are ``SetupError`` and name the key.
 """
 
 import copy
+import difflib
 import os
 import stat
 import tomllib
@@ -18,6 +19,12 @@ class SetupError(ValueError):
     def __init__(self, key, message):
         self.key = key
         super().__init__(f"setup table: {key}: {message}" if key else f"setup table: {message}")
+
+
+def did_you_mean(word, known):
+    """``"; did you mean 'forks'?"`` when ``known`` holds names close to ``word`` (``difflib``), else ``""``."""
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=3)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
 MAX_BYTES = 1_000_000  # a setup, scenario or parameter file is a few kilobytes; the shipped tables under 10 KB
@@ -87,7 +94,7 @@ def merge(base, override, open_tables=("players",), _path=""):
         where = f"{_path}.{key}" if _path else str(key)
         if key not in out and _path not in open_tables:
             known = ", ".join(sorted(map(str, out))) or "none"
-            raise SetupError(where, f"is not a key of the setup table (known here: {known})")
+            raise SetupError(where, f"is not a key of the setup table{did_you_mean(key, out)} (known here: {known})")
         if isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge(out[key], value, open_tables, where)
         else:

@@ -26,7 +26,7 @@ def test_simulate_writes_one_row_per_game_and_seat_with_the_fool_columns(tmp_pat
 def test_replay_tells_the_game_trick_by_trick():
     out = invoke("replay", "fool", "--seed", "3", "--game", "2", "-p", "7")
     assert out.exit_code == 0, out.output
-    lines = out.output.splitlines()
+    lines = out.output.replace("\n  ", " ").splitlines()  # a line wrapped to the width continues indented
     assert "2 Fool! discs" in lines[1]
     tricks = [line for line in lines if line.startswith("trick ")]
     assert tricks and all(" wins, " in t and t.endswith("befooled") and " and " in t.split("wins, ")[1]

@@ -1,10 +1,10 @@
 """Headlines of the tournament and sweep reports on small synthetic tables (no engine runs): a top-rated
 strategy that wins less often says why in the same sentence; a sweep of only unbalanced configurations says
-so before it names the least unfair."""
+so before it names the least unfair, and one with none shown balanced never calls its pick the fairest."""
 
 import polars as pl
 
-from reports.sweep_report import _balance_lead
+from analyses.sweep import pick_lead
 from reports.tournament_report import headline
 
 
@@ -32,9 +32,17 @@ def test_a_top_rated_strategy_that_also_wins_most_needs_no_reason():
 
 def test_the_sweep_headline_says_when_every_configuration_is_unbalanced():
     def lead(verdicts):
-        return _balance_lead(pl.DataFrame({"verdict": verdicts}), "±1 points", "with `greedy` in every seat")
+        return pick_lead(verdicts, "±1 points", "with `greedy` in every seat")
     assert lead(["unbalanced"] * 6) == \
         "All 6 configurations are unbalanced at ±1 points with `greedy` in every seat; the least unfair"
-    assert lead(["unbalanced", "inconclusive", "unbalanced"]) == \
+    assert lead(["unbalanced", "balanced", "unbalanced"]) == \
         "Fairest configuration with `greedy` in every seat (2 of 3 are unbalanced at ±1 points)"
     assert lead(["balanced", "inconclusive"]) == "Fairest configuration with `greedy` in every seat"
+
+
+def test_no_configuration_is_called_fairest_when_none_is_shown_balanced():
+    assert pick_lead(["inconclusive"] * 3, "±1.0 points") == \
+        "No configuration is shown balanced at ±1.0 points (3 of 3 inconclusive); the smallest largest edge"
+    assert pick_lead(["unbalanced", "inconclusive", "unbalanced"], "±1 points", "with `greedy` in every seat") == (
+        "No configuration is shown balanced at ±1 points with `greedy` in every seat (1 of 3 inconclusive, "
+        "2 unbalanced); the smallest largest edge")

@@ -1,6 +1,8 @@
 """Issue 27's report details: no game-length rows that repeat "every game lasted N rounds", and columns
 aligned as a whole (a note that begins with a number is not pushed to the right)."""
 
+import re
+
 import polars as pl
 import pytest
 
@@ -101,3 +103,16 @@ def test_differences_name_every_changed_key_of_nested_tables():
     b = {"deck": {"top": 2, "values": [1, 2]}, "players": {"4": {"remove": 5}, "6": {"remove": 1}}, "same": 1}
     assert run_report.differences(a, b) == [("deck.top", 3, 2), ("players.4.remove", 4, 5),
                                             ("players.6", None, {"remove": 1})]
+
+
+def test_the_run_report_shows_no_parameters_for_a_strategy_without_them_and_whole_wins(study, tmp_path):
+    from reports.build import write_report
+
+    html = write_report([study["plain"]], tmp_path / "r.html").read_text()
+    # not the row of zeros the manifest pads a strategy without parameters with
+    assert re.search(r"Strategy parameters</td><td[^>]*>greedy: none</td>", html)
+    text = write_report([study["plain"]], tmp_path / "r.md", fmt="md").read_text()
+    header = next(line for line in text.splitlines() if line.startswith("| Seat | Strategy | Games | Wins"))
+    assert "a k-way tie for first counts 1/k" in header
+    cells = [line.split("|")[4].strip() for line in text.splitlines() if line.startswith("| 0 | greedy")]
+    assert cells and all(c.replace(",", "").isdigit() for c in cells)

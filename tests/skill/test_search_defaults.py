@@ -91,5 +91,6 @@ def test_random_rollouts_take_five_parameters():
 def test_playtest_strategies_says_where_the_evaluation_point_is(name, line):
     result = CliRunner().invoke(cli, ["strategies", name])
     assert result.exit_code == 0, result.output
-    assert line in result.output
-    assert "horizon (0 to the end of the game, h to the h-th evaluation point ahead)" in result.output
+    said = " ".join(result.output.split())  # the lines are wrapped to the terminal's width
+    assert line in said
+    assert "horizon (0 to the end of the game, h to the h-th evaluation point ahead)" in said
