@@ -360,6 +360,21 @@ def _shuffle_range(arr, lo, hi, rng):
         arr[j] = tmp
 
 
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _announced(head, hand, pub, card_special):
+    """In a ``TARGET`` decision, the placer's cards everyone knows of: the card being placed and the first Sold
+    Out card of its hand (the one ``rules.place`` plays); ``(-1, -1)`` at any other decision. Jit-compiled."""
+    p = head[H_TO_MOVE]
+    if p < 0 or head[H_KIND] != TARGET:
+        return -1, -1
+    sold_out = -1
+    for i in range(pub[OBS_HAND_N + p]):
+        if card_special[hand[p, i]] == SOLD_OUT:
+            sold_out = hand[p, i]
+            break
+    return hand[p, head[HD_PENDING]], sold_out
+
+
 @nb.njit(cache=True, _nrt=False)
 def determinize(state, arrays, seat, rng):
     """Resample in place everything ``seat`` cannot see, drawing from the stream ``rng``. Jit-compiled.
@@ -372,18 +387,22 @@ def determinize(state, arrays, seat, rng):
     and the deck are redealt from one pool; after it the deck holds cards
     everyone saw on the discard pile, so it is only reordered and the dealt
     cards are redealt among the other hands. Hand sizes, the slots of the
-    seen cards and everything public stay as they are.
+    seen cards and everything public stay as they are: in a ``TARGET``
+    decision that includes the card being placed with Sold Out (shown in
+    ``OBS_PENDING_KIND``) and the Sold Out card it is played with, which stay
+    in the placer's hand.
     """
     head, rngs, deck, times, hand = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_TIMES], state[ST_HAND]
     hstat, pub, hidden, pool = state[ST_HAND_STAT], state[ST_PUBLIC], state[ST_HIDDEN], state[ST_POOL]
     card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
     players = rules[R_PLAYERS]
+    pending, sold_out = _announced(head, hand, pub, card_special)
     m = 0
     for q in range(players):
         if q != seat:
             for i in range(pub[OBS_HAND_N + q]):
                 card = hand[q, i]
-                if hidden[card]:
+                if hidden[card] and card != pending and card != sold_out:
                     pool[m] = card
                     m += 1
                     hidden[card] = 0

@@ -12,10 +12,10 @@ from simulator.core.state import H_KIND, H_TO_MOVE, ST_HEAD
 from simulator.fair_enough import engine
 from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGET, COLLECT, GAME_COLUMNS, GC_FINISHED,
                                           GC_ROUNDS, HAND_MAX, MAX_ACTIONS, NONE, OBS_COLLECTED_N, OBS_HAND_N,
-                                          OBS_PLACED_N, OBS_SIZE, OPT_A, OPT_B,
+                                          OBS_PENDING_KIND, OBS_PENDING_VALUE, OBS_PLACED_N, OBS_SIZE, OPT_A, OPT_B,
                                           OPT_KIND, OPT_OWNER, OPT_SPECIAL, OPT_VALUE, QUEUE, RESEARCH, R_N_TIMES,
-                                          SEAT_COLUMNS, SECURE)
-from simulator.fair_enough.rules import (HD_DECK_N, HD_DECK_POS, HD_DISC_N, HD_RESHUFFLES, HD_ROUND,
+                                          SEAT_COLUMNS, SECURE, SOLD_OUT, TARGET)
+from simulator.fair_enough.rules import (HD_DECK_N, HD_DECK_POS, HD_DISC_N, HD_PENDING, HD_RESHUFFLES, HD_ROUND,
                                          HD_ROW_N, HS_SPECIALS, HS_VALUE, ST_COLL, ST_COUNTS, ST_DECK, ST_DISCARD,
                                          ST_HAND, ST_HAND_STAT, ST_HIDDEN, ST_OPT, ST_PLACED, ST_PUBLIC, ST_ROW,
                                          ST_TIMES)
@@ -184,3 +184,37 @@ def test_determinize_draws_every_hidden_arrangement_equally_often():
     assert chisquare(first_time).pvalue > 0.001
     assert arrangement.min() > 0
 
+
+def at_target(config, seed):
+    """A state at a ``TARGET`` decision (a card being placed with Sold Out), reached by uniform play."""
+    for game in range(200):
+        state, pick = fresh(config, seed, game), np.random.default_rng(game)
+        while state[ST_HEAD][H_TO_MOVE] >= 0:
+            if state[ST_HEAD][H_KIND] == TARGET:
+                return state
+            play(state, config, pick, 1)
+    raise AssertionError("no Sold Out was played in 200 games")
+
+
+def test_determinize_for_another_seat_keeps_the_card_placed_with_sold_out_and_plays_on():
+    """At a Sold Out's target decision every seat knows the card being placed (``OBS_PENDING_*``) and that the
+    placer holds the Sold Out card: determinizing for another seat redeals neither (issue 43: it did, and random
+    play from there crashed the process)."""
+    config = config_for(4)
+    kind_, value_, special_ = config.arrays[0], config.arrays[1], config.arrays[2]
+    worlds = []
+    for seed in range(3):
+        state = at_target(config, seed)
+        placer, pending, pub = int(state[ST_HEAD][H_TO_MOVE]), state[ST_HEAD][HD_PENDING], state[ST_PUBLIC]
+        for seat in range(config.players):
+            world = engine.new_state(config.arrays, np.zeros((config.players, 1)))
+            engine.copy_state(state, world)
+            engine.determinize(world, config.arrays, seat, new_stream(10 * seed + seat))
+            card = world[ST_HAND][placer, pending]
+            assert (kind_[card], value_[card], special_[card]) == (pub[OBS_PENDING_KIND], pub[OBS_PENDING_VALUE], NONE)
+            held = world[ST_HAND][placer, :pub[OBS_HAND_N + placer]]
+            assert (special_[held] == SOLD_OUT).any()
+            worlds.append(world)
+    for i, world in enumerate(worlds):  # only once every world is consistent: an inconsistent one can crash
+        play(world, config, np.random.default_rng(i))
+        assert outputs(world, config)[3][GC_FINISHED] == 1
