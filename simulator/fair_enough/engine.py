@@ -36,16 +36,16 @@ from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, f
 from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, GC_FINISHED, GC_RESHUFFLES, GC_ROUNDS, GC_ZERO,
                                           HAND_MAX, K_PLACE, K_TARGET, OBS_HAND_N, OBS_KINDS, OBS_MY_HAND_KIND,
                                           OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE, OBS_PLAYERS, OBS_ROUND,
-                                          OBS_ROUNDS, OBS_SECURED, OBS_START, OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL,
-                                          OBS_TIMES_USED, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, SC_FIRST,
+                                          OBS_ROUNDS, OBS_SECURED, OBS_START, OBS_TIME, OBS_TIMES_ALL, OBS_TIMES_USED,
+                                          OBS_TIME_CARD, RESEARCH, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, SC_FIRST,
                                           SOLD_OUT, TARGET, TR_PLACE, TR_SECURE, TR_TAKE)
 from simulator.fair_enough.rules import (HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT, HD_PENDING, HD_RECORD,
-                                         HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START, HD_TIME, HD_TURN, HD_ZERO, ST_ACT,
-                                         ST_COLL, ST_COUNTS, ST_DECK, ST_DISCARD, ST_HAND, ST_HAND_STAT, ST_HIDDEN,
-                                         ST_OBS, ST_OPT, ST_PAR, ST_PLACED, ST_POOL, ST_PUBLIC, ST_RANKS, ST_RNG,
-                                         ST_ROW, ST_TIMES, STATE, close_fair, collect_options, draw, emit, place,
-                                         refill, research_options, research_positions, score, secure, summarize_hand,
-                                         take, target_options, time_after, to_hand, view)
+                                         HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START, HD_TIME, HD_TURN, HD_ZERO, STATE,
+                                         ST_ACT, ST_COLL, ST_COUNTS, ST_DECK, ST_DISCARD, ST_HAND, ST_HAND_STAT,
+                                         ST_HIDDEN, ST_OBS, ST_OPT, ST_PAR, ST_PLACED, ST_POOL, ST_PUBLIC, ST_RANKS,
+                                         ST_RNG, ST_TIMES, close_fair, collect_options, draw, emit, place, refill,
+                                         research_options, research_positions, score, secure, summarize_hand, take,
+                                         target_options, time_after, to_hand, view)
 
 
 @nb.njit(cache=True)
@@ -135,8 +135,9 @@ def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``: shuffle deck and time deck, deal three cards each, turn up the
     row; the start player (seat 0) is to research. With ``record`` the trace goes to ``trace``.
     Jit-compiled."""
-    head, rngs, deck, discard, row = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_DISCARD], state[ST_ROW]
-    times, hand, hstat, coll, pub = state[ST_TIMES], state[ST_HAND], state[ST_HAND_STAT], state[ST_COLL], state[ST_PUBLIC]
+    head, rngs, deck, discard = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_DISCARD]
+    times = state[ST_TIMES]
+    hand, hstat, coll, pub = state[ST_HAND], state[ST_HAND_STAT], state[ST_COLL], state[ST_PUBLIC]
     counts, hidden = state[ST_COUNTS], state[ST_HIDDEN]
     card_kind, card_value, card_special, time_cards, rules = arrays
     players, n_times, n_cards = rules[R_PLAYERS], rules[R_N_TIMES], card_kind.size
@@ -176,7 +177,7 @@ def reset(state, arrays, seed, game, trace, record):
             card = draw(head, deck, discard, chance, pub, trace)
             to_hand(hand, hstat, pub, p, card, card_kind, card_value, card_special)
             hidden[card] = 1
-    refill(head, deck, discard, row, pub, chance, card_kind, card_value, card_special, trace)
+    refill(state, arrays, trace)
     _start_research(head, pub, 0, 0)
 
 
@@ -185,13 +186,12 @@ def _options(state, arrays, act):
     """Fill the options of the pending decision into the state's option buffer and their action ids into
     ``act``; return their number. Jit-compiled."""
     head, placed, pub, opt = state[ST_HEAD], state[ST_PLACED], state[ST_PUBLIC], state[ST_OPT]
-    card_kind, card_value, card_special, players = arrays[0], arrays[1], arrays[2], arrays[4][R_PLAYERS]
+    card_kind, card_value, players = arrays[0], arrays[1], arrays[4][R_PLAYERS]
     kind = head[H_KIND]
     if kind == RESEARCH:
         return research_options(opt, act, head[HD_ROW_N])
     if kind == COLLECT:
-        return collect_options(state[ST_HAND], state[ST_HAND_STAT], placed, pub, opt, act, head[H_TO_MOVE], head[HD_TIME], players,
-                               card_kind, card_value, card_special)
+        return collect_options(state, arrays, act)
     return target_options(placed, pub, opt, act, head[HD_AFTER], players, card_kind, card_value)
 
 
@@ -242,21 +242,17 @@ def choose(state, arrays, sids, params):
 def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
     """The seat to move places hand card ``i`` with ``sp`` (Sold Out removing ``target_j`` of
     ``target_seat``), leaving ``after`` time; the phase closes at 0, else the turn passes. Jit-compiled."""
-    head, discard, hand, hstat, placed = state[ST_HEAD], state[ST_DISCARD], state[ST_HAND], state[ST_HAND_STAT], \
-        state[ST_PLACED]
-    coll, pub, counts, hidden = state[ST_COLL], state[ST_PUBLIC], state[ST_COUNTS], state[ST_HIDDEN]
-    card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
+    head, pub, counts, rules = state[ST_HEAD], state[ST_PUBLIC], state[ST_COUNTS], arrays[4]
     players = rules[R_PLAYERS]
     p = head[H_TO_MOVE]
-    card, special, target = place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, target_seat,
-                                  target_j, card_kind, card_value, card_special)
+    card, special, target = place(state, arrays, p, i, sp, target_seat, target_j)
     emit(head, trace, TR_PLACE)
     emit(head, trace, card)
     emit(head, trace, special)
     emit(head, trace, target)
     head[HD_TIME] = after
     if after == 0:
-        close_fair(head, discard, placed, coll, pub, counts, p, players, card_kind, card_value)
+        close_fair(state, arrays, p)
         head[HD_ZERO] += 1
         if head[HD_FIRST] < 0:
             head[HD_FIRST] = p
@@ -269,10 +265,9 @@ def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action`` (an id listed by ``legal_actions``); chance runs up to the next
     decision or the end of the game. With ``record`` the trace goes on in ``trace``. Jit-compiled."""
-    head, rngs, deck, discard, row = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_DISCARD], state[ST_ROW]
-    times, hand, hstat, placed = state[ST_TIMES], state[ST_HAND], state[ST_HAND_STAT], state[ST_PLACED]
+    head, times, hand, placed = state[ST_HEAD], state[ST_TIMES], state[ST_HAND], state[ST_PLACED]
     coll, pub, counts = state[ST_COLL], state[ST_PUBLIC], state[ST_COUNTS]
-    card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
+    card_kind, card_value, rules = arrays[0], arrays[1], arrays[4]
     players = rules[R_PLAYERS]
     head[HD_RECORD] = 1 if record else 0
     p = head[H_TO_MOVE]
@@ -282,8 +277,8 @@ def apply(state, arrays, action, trace, record):
         emit(head, trace, TR_TAKE)
         emit(head, trace, a)
         emit(head, trace, b)
-        take(head, row, hand, hstat, pub, p, a, b, card_kind, card_value, card_special)
-        refill(head, deck, discard, row, pub, rngs[0], card_kind, card_value, card_special, trace)
+        take(state, arrays, p, a, b)
+        refill(state, arrays, trace)
         head[HD_TURN] += 1
         if head[HD_TURN] < 2 * players:
             head[H_TO_MOVE] = (head[HD_START] + head[HD_TURN]) % players

@@ -1,8 +1,11 @@
-"""Fair Enough's moves on the flat arrays of a game state (see ``simulator.fair_enough.engine``).
+"""Fair Enough's moves on a game state (see ``simulator.fair_enough.engine``).
 
 Every function is jit-compiled with ``cache=True, inline="always"``: the
 state verbs of the engine are built from them, and inlining keeps the
-verbs free of calls and of reference counting.
+verbs free of calls and of reference counting. The moves of a turn
+(``take``, ``refill``, ``collect_options``, ``place``, ``close_fair``) take
+the state and the setup's arrays and read the slots they need by name; the
+small steps they are made of take the arrays they change.
 
 The state is declared below slot by slot (``STATE``, the ``ST_*``
 constants; ``simulator.core.slots``). Its arrays: ``head`` is the state's
@@ -24,16 +27,16 @@ import numpy as np
 
 from simulator.core.rng import shuffle
 from simulator.core.slots import Slots
-from simulator.core.state import H_TRACE, HEAD
+from simulator.core.state import H_TO_MOVE, H_TRACE, HEAD, ST_HEAD, ST_RNGS
 from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGET, HAND_MAX, MAX_ACTIONS, MAX_KINDS,
-                                          MAX_TIMES, NONE, OBS_SIZE, OPT_WIDTH, SEAT_COLUMNS,
-                                          OBS_COLLECTED_N, OBS_DECK, OBS_DISCARD, OBS_HAND_N, OBS_MY_HAND_KIND,
-                                          OBS_MY_HAND_SPECIAL, OBS_MY_HAND_VALUE, OBS_MY_KIND, OBS_PLACED_KIND,
-                                          OBS_PLACED_N, OBS_PLACED_VALUE, OBS_ROW_KIND, OBS_ROW_N, OBS_ROW_SPECIAL,
-                                          OBS_ROW_VALUE, OBS_SEAT, OBS_SECURED, OPT_A, OPT_B, OPT_KIND, OPT_OWNER,
-                                          OPT_SPECIAL, OPT_TIME, OPT_VALUE, PREORDER, QUEUE, SC_COLLECTED,
-                                          SC_COLLECTED_VALUE, SC_HAND_PENALTY, SC_LARGEST, SC_LOST_CLOSE, SC_LOST_SOLD,
-                                          SC_QUEUE, SC_SET_BONUS, SECURE, SOLD_OUT, STANDING_SCALE, TR_SHUFFLE)
+                                          MAX_TIMES, NONE, OBS_COLLECTED_N, OBS_DECK, OBS_DISCARD, OBS_HAND_N,
+                                          OBS_MY_HAND_KIND, OBS_MY_HAND_SPECIAL, OBS_MY_HAND_VALUE, OBS_MY_KIND,
+                                          OBS_PLACED_KIND, OBS_PLACED_N, OBS_PLACED_VALUE, OBS_ROW_KIND, OBS_ROW_N,
+                                          OBS_ROW_SPECIAL, OBS_ROW_VALUE, OBS_SEAT, OBS_SECURED, OBS_SIZE, OPT_A, OPT_B,
+                                          OPT_KIND, OPT_OWNER, OPT_SPECIAL, OPT_TIME, OPT_VALUE, OPT_WIDTH, PREORDER,
+                                          QUEUE, R_PLAYERS, SC_COLLECTED, SC_COLLECTED_VALUE, SC_HAND_PENALTY,
+                                          SC_LARGEST, SC_LOST_CLOSE, SC_LOST_SOLD, SC_QUEUE, SC_SET_BONUS, SEAT_COLUMNS,
+                                          SECURE, SOLD_OUT, STANDING_SCALE, TR_SHUFFLE)
 
 # head slots of a Fair Enough state
 (HD_RECORD,      # 1 while the trace is being written
@@ -128,8 +131,10 @@ def draw(head, deck, discard, chance, pub, trace):
 
 
 @nb.njit(cache=True, inline="always")
-def refill(head, deck, discard, row, pub, chance, card_kind, card_value, card_special, trace):
+def refill(state, arrays, trace):
     """Turn up cards until three lie face up (or deck and discard pile are both empty). Jit-compiled."""
+    head, deck, discard, row, pub = state[ST_HEAD], state[ST_DECK], state[ST_DISCARD], state[ST_ROW], state[ST_PUBLIC]
+    chance, card_kind, card_value, card_special = state[ST_RNGS][0], arrays[0], arrays[1], arrays[2]
     while head[HD_ROW_N] < 3:
         card = draw(head, deck, discard, chance, pub, trace)
         if card < 0:
@@ -264,9 +269,11 @@ def research_options(opt, act, row_n):
 
 
 @nb.njit(cache=True, inline="always")
-def take(head, row, hand, hstat, pub, p, a, b, card_kind, card_value, card_special):
+def take(state, arrays, p, a, b):
     """Seat ``p`` takes the face-up cards at positions ``a`` and ``b`` (-1 = none); the rest keep
     their order. Jit-compiled."""
+    head, row, hand, hstat, pub = state[ST_HEAD], state[ST_ROW], state[ST_HAND], state[ST_HAND_STAT], state[ST_PUBLIC]
+    card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     if a >= 0:
         to_hand(hand, hstat, pub, p, row[a], card_kind, card_value, card_special)
     if b >= 0:
@@ -291,13 +298,17 @@ def time_after(time, value, sp):
 
 
 @nb.njit(cache=True, inline="always")
-def collect_options(hand, hstat, placed, pub, opt, act, p, time, players, card_kind, card_value, card_special):
-    """Fill the Collecting-phase options of seat ``p`` (row 0 = secure) and their action ids; return their
-    number. Jit-compiled.
+def collect_options(state, arrays, act):
+    """Fill the Collecting-phase options of the seat to move (row 0 = secure) into the option buffer and their
+    action ids into ``act``; return their number. Jit-compiled.
 
     A Sold Out row is listed when the highest placed, unsecured card would
     give back enough time; the target itself is a second decision.
     """
+    head, hand, hstat, placed = state[ST_HEAD], state[ST_HAND], state[ST_HAND_STAT], state[ST_PLACED]
+    pub, opt = state[ST_PUBLIC], state[ST_OPT]
+    card_kind, card_value, card_special, players = arrays[0], arrays[1], arrays[2], arrays[4][R_PLAYERS]
+    p, time = head[H_TO_MOVE], head[HD_TIME]
     opt[0, OPT_KIND] = -1
     opt[0, OPT_VALUE] = 0
     opt[0, OPT_SPECIAL] = SECURE
@@ -359,11 +370,13 @@ def target_options(placed, pub, opt, act, after, players, card_kind, card_value)
 
 
 @nb.njit(cache=True, inline="always")
-def place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, target_seat, target_j,
-          card_kind, card_value, card_special):
+def place(state, arrays, p, i, sp, target_seat, target_j):
     """Seat ``p`` places hand card ``i`` with special ``sp``; Sold Out first removes placed card
     ``target_j`` of ``target_seat``. Return ``(card, special card or -1, target card or -1)``.
     Jit-compiled."""
+    head, discard, hand, hstat = state[ST_HEAD], state[ST_DISCARD], state[ST_HAND], state[ST_HAND_STAT]
+    placed, pub, counts, hidden = state[ST_PLACED], state[ST_PUBLIC], state[ST_COUNTS], state[ST_HIDDEN]
+    card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     card = hand[p, i]
     target = -1
     if sp == SOLD_OUT:
@@ -401,9 +414,12 @@ def place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, tar
 
 
 @nb.njit(cache=True, inline="always")
-def close_fair(head, discard, placed, coll, pub, counts, p, players, card_kind, card_value):
+def close_fair(state, arrays, p):
     """The time hit zero on seat ``p``'s turn: ``p`` secures, every other unsecured pile is discarded.
     Jit-compiled."""
+    head, discard, placed, coll = state[ST_HEAD], state[ST_DISCARD], state[ST_PLACED], state[ST_COLL]
+    pub, counts = state[ST_PUBLIC], state[ST_COUNTS]
+    card_kind, card_value, players = arrays[0], arrays[1], arrays[4][R_PLAYERS]
     secure(placed, coll, pub, p, card_kind, card_value)
     for q in range(players):
         if pub[OBS_SECURED + q] == 0:
