@@ -4,15 +4,17 @@ Every engine represents a game in progress as a *state*: a tuple of numpy
 arrays allocated once per thread by the engine's ``new_state(arrays,
 params)`` and reused game after game. Two entries are common to all games:
 
-* ``state[0]``, the int64 *head*: the common slots below, then the game's own
-  scalar slots (from ``HEAD`` on);
-* ``state[1]``, the random streams ``uint64[players + 1, 4]``: lane 0 is
+* ``state[ST_HEAD]``, the int64 *head*: the common fields ``H_*`` below, then
+  the game's own fields ``HD_*`` (from ``HEAD`` on);
+* ``state[ST_RNGS]``, the random streams ``uint64[players + 1, 4]``: lane 0 is
   chance, lane ``1 + seat`` that seat's strategy (see ``simulator.core.rng``).
 
 The rest of the tuple is the game's own (deck, hands, markets...), followed by
 per-thread buffers that are not part of the game (the observation and option
 arrays handed to strategies); an engine's ``copy_state`` copies the game, not
-the buffers.
+the buffers. Each game declares its slots once (``simulator.core.slots``),
+which gives the constants ``ST_*`` every read goes through, and the
+allocation and the copy its ``new_state`` and ``copy_state`` call.
 
 An engine module implements, jit-compiled, with these exact names (see
 ``docs/architecture.md``, "Engines as states")::
@@ -65,6 +67,9 @@ key.
 import numba as nb
 import numpy as np
 
+ST_HEAD = 0     # the state slot of the int64 head (``H_*`` below, then the game's ``HD_*``)
+ST_RNGS = 1     # the state slot of the random streams: lane 0 chance, lane 1 + seat that seat's strategy
+
 H_TO_MOVE = 0   # the seat whose decision it is; -1 once the game is over
 H_KIND = 1      # the kind of that decision (the game's layout names them)
 H_TRACE = 2     # entries of the trace written so far (with ``record``)
@@ -76,31 +81,31 @@ HEAD = 5        # the game's own head slots start here
 @nb.njit(cache=True, inline="always")
 def to_move(state):
     """The seat whose decision it is (-1 when the game is over). Jit-compiled."""
-    return state[0][H_TO_MOVE]
+    return state[ST_HEAD][H_TO_MOVE]
 
 
 @nb.njit(cache=True, inline="always")
 def is_terminal(state):
     """True once the game is over (ended or capped). Jit-compiled."""
-    return state[0][H_TO_MOVE] < 0
+    return state[ST_HEAD][H_TO_MOVE] < 0
 
 
 @nb.njit(cache=True, inline="always")
 def decision_kind(state):
     """The kind of the pending decision (game-defined). Jit-compiled."""
-    return state[0][H_KIND]
+    return state[ST_HEAD][H_KIND]
 
 
 @nb.njit(cache=True, inline="always")
 def trace_length(state):
     """Entries of the trace written so far. Jit-compiled."""
-    return state[0][H_TRACE]
+    return state[ST_HEAD][H_TRACE]
 
 
 @nb.njit(cache=True, inline="always")
 def finished(state):
     """True when the game ended by its rules (not by a safety cap). Jit-compiled."""
-    return state[0][H_FINISHED] == 1
+    return state[ST_HEAD][H_FINISHED] == 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -127,7 +132,7 @@ def copy_2d(dst, src):
 def illegal(state, value):
     """What ``choose`` returns when the strategy's ``value`` is not one of its options: -1, with the value kept
     in the head (``H_CHOICE``) for the game loop to report. Jit-compiled."""
-    state[0][H_CHOICE] = value
+    state[ST_HEAD][H_CHOICE] = value
     return -1
 
 

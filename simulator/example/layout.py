@@ -21,6 +21,9 @@ below, ``params`` the seat's parameters, ``rng`` its own random stream.
 Trace (int64): ``[starting pile, then the action of every move]``.
 """
 
+import numpy as np
+
+from simulator.core.slots import Slots
 from simulator.core.state import HEAD
 
 MAX_TAKE = 9                 # a setup's ``take`` is at most this
@@ -31,19 +34,20 @@ MAX_KEYS = MAX_ACTIONS       # move keys are the action ids
 # rules vector (Config.arrays[0]; simulator.core.seat_bonus appends the seat bonus)
 R_PLAYERS, R_TAKE, R_PILE_MIN, R_PILE_MAX = range(4)
 
-# head slots after the common ones (simulator.core.state)
-H_PILE = HEAD        # counters left
-H_WINNER = HEAD + 1  # the seat that took the last counter; -1 before
-H_MOVES = HEAD + 2   # moves made
-HEAD_SIZE = HEAD + 3
-
-# state tuple entries: 0 head, 1 random streams (simulator.core.state), then the game
-S_TAKEN = 2       # int64[players]: counters each seat has taken
-GAME_ENTRIES = 3  # entries from here on are per-thread buffers, not part of the game
-S_OBS = 3         # int64[OBS_SIZE]: the observation handed to a strategy
-S_RNG = 4         # uint64[4]: the deciding seat's stream
-S_PAR = 5         # float64[params]: the deciding seat's parameters
+# head fields after the common ones (simulator.core.state)
+HD_PILE = HEAD        # counters left
+HD_WINNER = HEAD + 1  # the seat that took the last counter; -1 before
+HD_MOVES = HEAD + 2   # moves made
+N_HEAD = HEAD + 3
 
 # observation (what a seat sees: everything)
 OBS_PILE, OBS_TAKE, OBS_PLAYERS, OBS_SEAT, OBS_TO_MOVE = range(5)
 OBS_SIZE = 5
+
+# the state (simulator.core.slots): the head and streams (simulator.core.state), then the game
+STATE = Slots(N_HEAD, "players", "params")
+ST_TAKEN = STATE.slot(np.int64, "players")  # counters each seat has taken
+GAME_SLOTS = STATE.end_of_game()            # the rest are per-thread buffers, not part of the game
+ST_OBS = STATE.slot(np.int64, OBS_SIZE)     # the observation handed to a strategy
+ST_RNG = STATE.slot(np.uint64, 4)           # the deciding seat's stream
+ST_PAR = STATE.slot(np.float64, "params")   # the deciding seat's parameters

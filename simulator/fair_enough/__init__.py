@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.fair_enough import engine, layout, reference
+from simulator.fair_enough import engine, layout, reference, rules
 from simulator.fair_enough.narrate import narrate
 from simulator.fair_enough.scenario import scenario
 from simulator.fair_enough.setup import VARIANTS, compile_setup
@@ -27,7 +27,7 @@ GAME = Game(
     reference=reference.replay,
     max_actions=layout.MAX_ACTIONS,
     max_keys=layout.MAX_KEYS,
-    game_entries=13,  # head, streams and the game's 11 arrays (engine.new_state); then per-thread buffers
+    game_entries=rules.GAME_SLOTS,  # the state's slots from here on are per-thread buffers
     allocation_free=True,
     evaluation_point=None,  # none: the end of a round was tried, and the search was far weaker (docs/skill.md)
     action_classes=("sold-out",),  # engine.action_class

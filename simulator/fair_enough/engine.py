@@ -1,16 +1,13 @@
 """Fair Enough fast engine: the game as a steppable state (the verbs of ``simulator.core.state``).
 
-A state is the tuple allocated by ``new_state``::
-
-    (head, rngs, deck, discard, row, times, hand, hstat, placed, coll, pub, counts, hidden,   # the game
-     obs, opt, act, rng, par, pool)                                                       # thread buffers
-
-``head`` holds the common slots of ``simulator.core.state`` and the slots
-``HD_*`` of ``simulator.fair_enough.rules`` (which also describes the game
-arrays); ``times`` is the time deck in the order it is revealed. The
-buffers are the observation, the options and their action ids shown to a
-strategy, the deciding seat's stream and parameters (for the dispatcher),
-and the scratch of ``determinize``.
+A state is the tuple of the slots ``STATE`` declared in
+``simulator.fair_enough.rules`` (read as ``state[ST_HAND]`` and so on): the
+head (the common fields of ``simulator.core.state``, then the fields
+``HD_*``), the streams and the game arrays, then per-thread buffers (the
+observation, the options and their action ids shown to a strategy, the
+deciding seat's stream and parameters for the dispatcher, and the scratch of
+``determinize``). ``new_state`` and ``copy_state`` are generated from that
+declaration (``simulator.core.slots``).
 
 Decisions are ``layout.RESEARCH`` (two turns per seat and round from the
 start player), ``COLLECT`` (clockwise over the seats that have not secured)
@@ -32,20 +29,22 @@ import numpy as np
 from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_range
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_1d, copy_2d, decision_kind, illegal, to_move
+from simulator.core.state import (H_FINISHED, H_KIND, H_TO_MOVE, ST_HEAD, ST_RNGS, copy_2d, decision_kind, illegal,
+                                  to_move)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fair_enough.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
-from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, G_FINISHED, G_RESHUFFLES, G_ROUNDS, G_ZERO,
-                                          HAND_MAX, K_PLACE, K_TARGET, MAX_ACTIONS, MAX_TIMES, OBS_HAND_N, OBS_KINDS,
-                                          OBS_MY_HAND_KIND, OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE,
-                                          OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SECURED, OBS_START,
-                                          OBS_TIME, OBS_TIME_CARD, OBS_TIMES_ALL, OBS_TIMES_USED, OPT_WIDTH,
-                                          R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, RESEARCH, S_FIRST,
-                                          SEAT_COLUMNS, SOLD_OUT, T_PLACE, T_SECURE, T_TAKE, TARGET)
-from simulator.fair_enough.rules import (C_VALUE, H_WIDTH, HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT,
-                                         HD_PENDING, HD_RECORD, HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START,
-                                         HD_TIME, HD_TURN, HD_ZERO, N_HEAD, close_fair, collect_options, draw, emit,
-                                         place, refill, research_options, research_positions, score, secure, summarize_hand, take,
+from simulator.fair_enough.layout import (A_PLACE, A_TARGET, COLLECT, GC_FINISHED, GC_RESHUFFLES, GC_ROUNDS, GC_ZERO,
+                                          HAND_MAX, K_PLACE, K_TARGET, OBS_HAND_N, OBS_KINDS, OBS_MY_HAND_KIND,
+                                          OBS_N_TIMES, OBS_PENDING_KIND, OBS_PENDING_VALUE, OBS_PLAYERS, OBS_ROUND,
+                                          OBS_ROUNDS, OBS_SECURED, OBS_START, OBS_TIME, OBS_TIMES_ALL, OBS_TIMES_USED,
+                                          OBS_TIME_CARD, RESEARCH, R_KINDS, R_N_TIMES, R_PLAYERS, R_ROUNDS, SC_FIRST,
+                                          SOLD_OUT, TARGET, TR_PLACE, TR_SECURE, TR_TAKE)
+from simulator.fair_enough.rules import (HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FIRST, HD_OUT, HD_PENDING, HD_RECORD,
+                                         HD_RESHUFFLES, HD_ROUND, HD_ROW_N, HD_START, HD_TIME, HD_TURN, HD_ZERO, STATE,
+                                         ST_ACT, ST_COLL, ST_COUNTS, ST_DECK, ST_DISCARD, ST_HAND, ST_HAND_STAT,
+                                         ST_HIDDEN, ST_OBS, ST_OPT, ST_PAR, ST_PLACED, ST_POOL, ST_PUBLIC, ST_RANKS,
+                                         ST_RNG, ST_TIMES, close_fair, collect_options, draw, emit, place, refill,
+                                         research_options, research_positions, score, secure, summarize_hand, take,
                                          target_options, time_after, to_hand, view)
 
 
@@ -60,34 +59,18 @@ def _face_ranks(arrays):
     return rank_table(key)
 
 
+_allocate = STATE.allocator()
+_copy_game = STATE.copier()
+
+
 @nb.njit(cache=True)
 def new_state(arrays, params):
-    """Allocate one thread's state (see the module docstring); it holds no game until ``reset``. Jit-compiled."""
-    card_kind = arrays[0]
-    players = arrays[4][R_PLAYERS]
-    n = card_kind.size
-    head = np.zeros(N_HEAD, np.int64)
-    head[H_TO_MOVE] = -1
-    return (head,
-            np.zeros((players + 1, 4), np.uint64),            # random streams: chance, then one per seat
-            np.zeros(n, np.int64),                            # deck
-            np.zeros(n, np.int64),                            # discard pile
-            np.zeros(3, np.int64),                            # face-up row
-            np.zeros(MAX_TIMES, np.int64),                    # time deck
-            np.zeros((players, HAND_MAX), np.int64),          # hands
-            np.zeros((players, H_WIDTH), np.int64),           # hand summaries
-            np.zeros((players, HAND_MAX), np.int64),          # placed, unsecured cards
-            np.zeros((players, C_VALUE + 1), np.int64),       # collections: per kind, then value
-            np.zeros(OBS_SIZE, np.int64),                     # what every seat sees
-            np.zeros((players, len(SEAT_COLUMNS)), np.int64),  # seat columns counted during the game
-            np.zeros(n, np.uint8),                            # 1: a dealt card only its holder has seen
-            np.zeros(OBS_SIZE, np.int64),                     # buffer: the observation shown to a strategy
-            np.zeros((MAX_ACTIONS, OPT_WIDTH), np.int64),     # buffer: its options
-            np.zeros(MAX_ACTIONS, np.int64),                  # buffer: their action ids
-            np.zeros(4, np.uint64),                           # buffer: the deciding seat's stream
-            np.zeros(max(1, params.shape[1]), np.float64),    # buffer: the deciding seat's parameters
-            np.zeros(n, np.int64),                            # buffer: the cards determinize redeals
-            _face_ranks(arrays))                              # determinize's sort order of the cards: by face
+    """Allocate one thread's state (the slots ``ST_*`` of ``simulator.fair_enough.rules``); it holds no game until
+    ``reset``. Jit-compiled."""
+    state = _allocate(arrays[0].size, arrays[4][R_PLAYERS], max(1, params.shape[1]))
+    state[ST_HEAD][H_TO_MOVE] = -1
+    copy_2d(state[ST_RANKS], _face_ranks(arrays))
+    return state
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -135,7 +118,7 @@ def _end_round(head, pub, counts, rounds):
     """The Collecting phase is over: the first to secure takes the Starting Player Card; the next round
     begins, or the game ends. Jit-compiled."""
     first = head[HD_FIRST]
-    counts[first, S_FIRST] += 1
+    counts[first, SC_FIRST] += 1
     r = head[HD_ROUND] + 1
     if r < rounds:
         _start_research(head, pub, r, first)
@@ -152,7 +135,10 @@ def reset(state, arrays, seed, game, trace, record):
     """Deal game ``game`` of run ``seed``: shuffle deck and time deck, deal three cards each, turn up the
     row; the start player (seat 0) is to research. With ``record`` the trace goes to ``trace``.
     Jit-compiled."""
-    head, rngs, deck, discard, row, times, hand, hstat, placed, coll, pub, counts, hidden = state[:13]
+    head, rngs, deck, discard = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_DISCARD]
+    times = state[ST_TIMES]
+    hand, hstat, coll, pub = state[ST_HAND], state[ST_HAND_STAT], state[ST_COLL], state[ST_PUBLIC]
+    counts, hidden = state[ST_COUNTS], state[ST_HIDDEN]
     card_kind, card_value, card_special, time_cards, rules = arrays
     players, n_times, n_cards = rules[R_PLAYERS], rules[R_N_TIMES], card_kind.size
     head[:] = 0
@@ -191,7 +177,7 @@ def reset(state, arrays, seed, game, trace, record):
             card = draw(head, deck, discard, chance, pub, trace)
             to_hand(hand, hstat, pub, p, card, card_kind, card_value, card_special)
             hidden[card] = 1
-    refill(head, deck, discard, row, pub, chance, card_kind, card_value, card_special, trace)
+    refill(state, arrays, trace)
     _start_research(head, pub, 0, 0)
 
 
@@ -199,14 +185,13 @@ def reset(state, arrays, seed, game, trace, record):
 def _options(state, arrays, act):
     """Fill the options of the pending decision into the state's option buffer and their action ids into
     ``act``; return their number. Jit-compiled."""
-    head, placed, pub, opt = state[0], state[8], state[10], state[14]
-    card_kind, card_value, card_special, players = arrays[0], arrays[1], arrays[2], arrays[4][R_PLAYERS]
+    head, placed, pub, opt = state[ST_HEAD], state[ST_PLACED], state[ST_PUBLIC], state[ST_OPT]
+    card_kind, card_value, players = arrays[0], arrays[1], arrays[4][R_PLAYERS]
     kind = head[H_KIND]
     if kind == RESEARCH:
         return research_options(opt, act, head[HD_ROW_N])
     if kind == COLLECT:
-        return collect_options(state[6], state[7], placed, pub, opt, act, head[H_TO_MOVE], head[HD_TIME], players,
-                               card_kind, card_value, card_special)
+        return collect_options(state, arrays, act)
     return target_options(placed, pub, opt, act, head[HD_AFTER], players, card_kind, card_value)
 
 
@@ -226,7 +211,7 @@ def move_key(state, arrays, action):
         return np.int64(action)
     if action < A_TARGET:
         i, sp = (action - A_PLACE) // 4, (action - A_PLACE) % 4
-        return K_PLACE + 4 * state[6][state[0][H_TO_MOVE], i] + sp
+        return K_PLACE + 4 * state[ST_HAND][state[ST_HEAD][H_TO_MOVE], i] + sp
     return K_TARGET + action - A_TARGET
 
 
@@ -234,20 +219,20 @@ def move_key(state, arrays, action):
 def observe(state, arrays, seat, obs):
     """Write what ``seat`` sees into ``obs`` (``layout.OBS_SIZE``): the public table and its own hand and
     collection. Jit-compiled."""
-    pub = state[10]
+    pub = state[ST_PUBLIC]
     for i in range(OBS_MY_HAND_KIND):
         obs[i] = pub[i]
-    view(state[7], state[9], obs, seat)
+    view(state[ST_HAND_STAT], state[ST_COLL], obs, seat)
 
 
 def choose(state, arrays, sids, params):
     """Kernel template: the strategy of the seat to move picks one of its options; return its action id,
     or -1 for an index out of range. Calls the bound global ``decide``."""
-    obs, opt, act, rng, par = state[13], state[14], state[15], state[16], state[17]
+    obs, opt, act, rng, par = state[ST_OBS], state[ST_OPT], state[ST_ACT], state[ST_RNG], state[ST_PAR]
     p = to_move(state)
     n = _options(state, arrays, act)
     observe(state, arrays, p, obs)
-    k = decide(sids[p], p, state[1], params, rng, par, decision_kind(state), opt, n, obs)  # noqa: F821 (bound)
+    k = decide(sids[p], p, state[ST_RNGS], params, rng, par, decision_kind(state), opt, n, obs)  # noqa: F821 (bound)
     if k < 0 or k >= n:
         return illegal(state, k)
     return act[k]
@@ -257,21 +242,17 @@ def choose(state, arrays, sids, params):
 def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
     """The seat to move places hand card ``i`` with ``sp`` (Sold Out removing ``target_j`` of
     ``target_seat``), leaving ``after`` time; the phase closes at 0, else the turn passes. Jit-compiled."""
-    head, discard, hand, hstat, placed, coll, pub, counts, hidden = (state[0], state[3], state[6], state[7],
-                                                                     state[8], state[9], state[10], state[11],
-                                                                     state[12])
-    card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
+    head, pub, counts, rules = state[ST_HEAD], state[ST_PUBLIC], state[ST_COUNTS], arrays[4]
     players = rules[R_PLAYERS]
     p = head[H_TO_MOVE]
-    card, special, target = place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, target_seat,
-                                  target_j, card_kind, card_value, card_special)
-    emit(head, trace, T_PLACE)
+    card, special, target = place(state, arrays, p, i, sp, target_seat, target_j)
+    emit(head, trace, TR_PLACE)
     emit(head, trace, card)
     emit(head, trace, special)
     emit(head, trace, target)
     head[HD_TIME] = after
     if after == 0:
-        close_fair(head, discard, placed, coll, pub, counts, p, players, card_kind, card_value)
+        close_fair(state, arrays, p)
         head[HD_ZERO] += 1
         if head[HD_FIRST] < 0:
             head[HD_FIRST] = p
@@ -284,19 +265,20 @@ def _finish_place(state, arrays, i, target_seat, target_j, sp, after, trace):
 def apply(state, arrays, action, trace, record):
     """The seat to move takes ``action`` (an id listed by ``legal_actions``); chance runs up to the next
     decision or the end of the game. With ``record`` the trace goes on in ``trace``. Jit-compiled."""
-    head, rngs, deck, discard, row, times, hand, hstat, placed, coll, pub, counts = state[:12]
-    card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
+    head, times, hand, placed = state[ST_HEAD], state[ST_TIMES], state[ST_HAND], state[ST_PLACED]
+    coll, pub, counts = state[ST_COLL], state[ST_PUBLIC], state[ST_COUNTS]
+    card_kind, card_value, rules = arrays[0], arrays[1], arrays[4]
     players = rules[R_PLAYERS]
     head[HD_RECORD] = 1 if record else 0
     p = head[H_TO_MOVE]
     kind = head[H_KIND]
     if kind == RESEARCH:
         a, b = research_positions(action)
-        emit(head, trace, T_TAKE)
+        emit(head, trace, TR_TAKE)
         emit(head, trace, a)
         emit(head, trace, b)
-        take(head, row, hand, hstat, pub, p, a, b, card_kind, card_value, card_special)
-        refill(head, deck, discard, row, pub, rngs[0], card_kind, card_value, card_special, trace)
+        take(state, arrays, p, a, b)
+        refill(state, arrays, trace)
         head[HD_TURN] += 1
         if head[HD_TURN] < 2 * players:
             head[H_TO_MOVE] = (head[HD_START] + head[HD_TURN]) % players
@@ -304,7 +286,7 @@ def apply(state, arrays, action, trace, record):
             _start_collecting(head, pub, times, players)
     elif kind == COLLECT:
         if action < A_PLACE:  # secure
-            emit(head, trace, T_SECURE)
+            emit(head, trace, TR_SECURE)
             secure(placed, coll, pub, p, card_kind, card_value)
             if head[HD_FIRST] < 0:
                 head[HD_FIRST] = p
@@ -334,7 +316,7 @@ def apply(state, arrays, action, trace, record):
 def round_mark(state):
     """The round being played (``HD_ROUND``): it changes when a Collecting phase is over and the next round's
     research begins (``simulator.core.leaders`` records the standing there). Jit-compiled."""
-    return state[0][HD_ROUND]
+    return state[ST_HEAD][HD_ROUND]
 
 
 @nb.njit(cache=True, _nrt=False, inline=VERBS)
@@ -342,36 +324,25 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final scores, ``standing`` (score, then largest set), the seat columns of
     ``layout.SEAT_COLUMNS`` and the game columns of ``layout.GAME_COLUMNS`` (``finished`` is always 1:
     six rounds of bounded turns end every game). Jit-compiled."""
-    head, hstat, coll, pub, counts = state[0], state[7], state[9], state[10], state[11]
+    head, hstat, coll = state[ST_HEAD], state[ST_HAND_STAT], state[ST_COLL]
+    pub, counts = state[ST_PUBLIC], state[ST_COUNTS]
     rules = arrays[4]
     players = rules[R_PLAYERS]
     for p in range(players):
         for c in range(counts.shape[1]):
             seat_stats[p, c] = counts[p, c]
     score(hstat, coll, pub, players, rules[R_KINDS], scores, standing, seat_stats)
-    game_stats[G_ROUNDS] = head[HD_ROUND]
-    game_stats[G_ZERO] = head[HD_ZERO]
-    game_stats[G_RESHUFFLES] = head[HD_RESHUFFLES]
-    game_stats[G_FINISHED] = head[H_FINISHED]
+    game_stats[GC_ROUNDS] = head[HD_ROUND]
+    game_stats[GC_ZERO] = head[HD_ZERO]
+    game_stats[GC_RESHUFFLES] = head[HD_RESHUFFLES]
+    game_stats[GC_FINISHED] = head[H_FINISHED]
 
 
 @nb.njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams and every game array, not the thread buffers) into ``dst``,
     a state of the same configuration. Jit-compiled."""
-    copy_1d(dst[0], src[0])
-    copy_2d(dst[1], src[1])
-    copy_1d(dst[2], src[2])
-    copy_1d(dst[3], src[3])
-    copy_1d(dst[4], src[4])
-    copy_1d(dst[5], src[5])
-    copy_2d(dst[6], src[6])
-    copy_2d(dst[7], src[7])
-    copy_2d(dst[8], src[8])
-    copy_2d(dst[9], src[9])
-    copy_1d(dst[10], src[10])
-    copy_2d(dst[11], src[11])
-    copy_1d(dst[12], src[12])
+    _copy_game(src, dst)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -382,6 +353,21 @@ def _shuffle_range(arr, lo, hi, rng):
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+
+
+@nb.njit(cache=True, _nrt=False, inline="always")
+def _announced(head, hand, pub, card_special):
+    """In a ``TARGET`` decision, the placer's cards everyone knows of: the card being placed and the first Sold
+    Out card of its hand (the one ``rules.place`` plays); ``(-1, -1)`` at any other decision. Jit-compiled."""
+    p = head[H_TO_MOVE]
+    if p < 0 or head[H_KIND] != TARGET:
+        return -1, -1
+    sold_out = -1
+    for i in range(pub[OBS_HAND_N + p]):
+        if card_special[hand[p, i]] == SOLD_OUT:
+            sold_out = hand[p, i]
+            break
+    return hand[p, head[HD_PENDING]], sold_out
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -396,25 +382,29 @@ def determinize(state, arrays, seat, rng):
     and the deck are redealt from one pool; after it the deck holds cards
     everyone saw on the discard pile, so it is only reordered and the dealt
     cards are redealt among the other hands. Hand sizes, the slots of the
-    seen cards and everything public stay as they are.
+    seen cards and everything public stay as they are: in a ``TARGET``
+    decision that includes the card being placed with Sold Out (shown in
+    ``OBS_PENDING_KIND``) and the Sold Out card it is played with, which stay
+    in the placer's hand.
     """
-    head, rngs, deck, times, hand, hstat, pub, hidden, pool = (state[0], state[1], state[2], state[5], state[6],
-                                                               state[7], state[10], state[12], state[18])
+    head, rngs, deck, times, hand = state[ST_HEAD], state[ST_RNGS], state[ST_DECK], state[ST_TIMES], state[ST_HAND]
+    hstat, pub, hidden, pool = state[ST_HAND_STAT], state[ST_PUBLIC], state[ST_HIDDEN], state[ST_POOL]
     card_kind, card_value, card_special, rules = arrays[0], arrays[1], arrays[2], arrays[4]
     players = rules[R_PLAYERS]
+    pending, sold_out = _announced(head, hand, pub, card_special)
     m = 0
     for q in range(players):
         if q != seat:
             for i in range(pub[OBS_HAND_N + q]):
                 card = hand[q, i]
-                if hidden[card]:
+                if hidden[card] and card != pending and card != sold_out:
                     pool[m] = card
                     m += 1
                     hidden[card] = 0
                     hand[q, i] = -1
     lo, hi = head[HD_DECK_POS], head[HD_DECK_N]
     unseen_deck = head[HD_RESHUFFLES] == 0
-    ranks = state[19]
+    ranks = state[ST_RANKS]
     if unseen_deck:
         for i in range(lo, hi):
             pool[m] = deck[i]

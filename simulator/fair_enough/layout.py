@@ -29,10 +29,10 @@ the time cards already revealed, and everyone's hand size. Seats are
 absolute (0 = the first player of the game).
 
 Trace layout (int64): ``[n_cards, deck order as card ids..., n_times, time
-deck order...]`` followed by events: ``T_TAKE a b`` (research: row
-positions, ``-1`` = none), ``T_SHUFFLE k ids...`` (the discard pile became
-the deck, top first), ``T_PLACE card special target`` (``target`` is the
-card removed by Sold Out, else ``-1``), ``T_SECURE``. Whose turn it is
+deck order...]`` followed by events: ``TR_TAKE a b`` (research: row
+positions, ``-1`` = none), ``TR_SHUFFLE k ids...`` (the discard pile became
+the deck, top first), ``TR_PLACE card special target`` (``target`` is the
+card removed by Sold Out, else ``-1``), ``TR_SECURE``. Whose turn it is
 follows from the rules, so it is not recorded.
 
 Actions (the state API of ``simulator.fair_enough.engine``): one id space for
@@ -142,10 +142,10 @@ OBS_MY_KIND = OBS_MY_HAND_VALUE + 1                 # [MAX_KINDS] my secured car
 OBS_SIZE = OBS_MY_KIND + MAX_KINDS
 
 # trace event tags
-T_TAKE = 1
-T_SHUFFLE = 2
-T_PLACE = 3
-T_SECURE = 4
+TR_TAKE = 1
+TR_SHUFFLE = 2
+TR_PLACE = 3
+TR_SECURE = 4
 
 # rules vector of the compiled setup (Config.arrays[4])
 R_PLAYERS, R_ROUNDS, R_N_TIMES, R_KINDS, R_HAND_MAX = range(5)
@@ -154,10 +154,10 @@ N_RULES = 5
 # seat_stats columns (also the output columns, see simulator.fair_enough.GAME)
 SEAT_COLUMNS = ("collected", "collected_value", "set_bonus", "hand_penalty", "largest_set", "secured_first",
                 "lost_at_close", "lost_to_sold_out", "queue_played", "preorder_played", "sold_out_played")
-(S_COLLECTED, S_COLLECTED_VALUE, S_SET_BONUS, S_HAND_PENALTY, S_LARGEST, S_FIRST, S_LOST_CLOSE, S_LOST_SOLD,
- S_QUEUE, S_PREORDER, S_SOLD_OUT) = range(len(SEAT_COLUMNS))
+(SC_COLLECTED, SC_COLLECTED_VALUE, SC_SET_BONUS, SC_HAND_PENALTY, SC_LARGEST, SC_FIRST, SC_LOST_CLOSE,
+ SC_LOST_SOLD, SC_QUEUE, SC_PREORDER, SC_SOLD_OUT) = range(len(SEAT_COLUMNS))
 GAME_COLUMNS = ("rounds", "zero_endings", "reshuffles", "finished", *leaders.COLUMNS)  # leaders: the game loop
-G_ROUNDS, G_ZERO, G_RESHUFFLES, G_FINISHED = range(4)
+GC_ROUNDS, GC_ZERO, GC_RESHUFFLES, GC_FINISHED = range(4)
 
 # standing = score * STANDING_SCALE + largest set (ties on score go to the larger set)
 STANDING_SCALE = 64

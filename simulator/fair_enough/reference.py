@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from simulator.core.leaders import code_of
 from simulator.fair_enough.layout import (PREORDER, QUEUE, ROUNDS, SOLD_OUT, SPECIAL_NAMES, STANDING_SCALE,
-                                          T_PLACE, T_SECURE, T_SHUFFLE, T_TAKE)
+                                          TR_PLACE, TR_SECURE, TR_SHUFFLE, TR_TAKE)
 
 SET_MIN = 3            # a set scores from three cards of a kind
 SET_STEP = 5           # 5 points per card from the third on: 5 x (n - 2)
@@ -428,21 +428,21 @@ class TraceSource:
         return order
 
     def reshuffle(self, discard):
-        if self._next("a reshuffle") != T_SHUFFLE:
+        if self._next("a reshuffle") != TR_SHUFFLE:
             raise IllegalMove("the deck ran out here but the trace records no reshuffle")
         return self._order(discard, "the reshuffled discard pile")
 
     def take(self, table, seat, options):
-        if self._next("a research take") != T_TAKE:
+        if self._next("a research take") != TR_TAKE:
             raise IllegalMove(f"round {table.round + 1}: seat {seat} should take from the row here")
         a, b = self._next("a research take"), self._next("a research take")
         return tuple(sorted(i for i in (a, b) if i != -1))
 
     def collect(self, table, seat, options):
         tag = self._next("a Collecting-phase turn")
-        if tag == T_SECURE:
+        if tag == TR_SECURE:
             return SECURE
-        if tag != T_PLACE:
+        if tag != TR_PLACE:
             raise IllegalMove(f"round {table.round + 1}: seat {seat} should place or secure here, trace has tag {tag}")
         card = self._card("a placement")
         special, target = self._next("a placement"), self._next("a placement")

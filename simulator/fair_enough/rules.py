@@ -1,34 +1,42 @@
-"""Fair Enough's moves on the flat arrays of a game state (see ``simulator.fair_enough.engine``).
+"""Fair Enough's moves on a game state (see ``simulator.fair_enough.engine``).
 
 Every function is jit-compiled with ``cache=True, inline="always"``: the
 state verbs of the engine are built from them, and inlining keeps the
-verbs free of calls and of reference counting.
+verbs free of calls and of reference counting. The moves of a turn
+(``take``, ``refill``, ``collect_options``, ``place``, ``close_fair``) take
+the state and the setup's arrays and read the slots they need by name; the
+small steps they are made of take the arrays they change.
 
-The arrays: ``head`` is the state's int64 head (slots ``HD_*`` below, after
-the common ones of ``simulator.core.state``); ``pub`` is everything every
+The state is declared below slot by slot (``STATE``, the ``ST_*``
+constants; ``simulator.core.slots``). Its arrays: ``head`` is the state's
+int64 head (fields ``HD_*`` below, after the common ``H_*`` of
+``simulator.core.state``); ``pub`` is everything every
 seat sees, laid out as the observation vector (``layout.OBS_*``; the private
 slots from ``OBS_MY_HAND_KIND`` on stay 0), so hand sizes, placed piles and
 secured flags are read from it; ``hand[seat]`` and ``placed[seat]`` hold
 card ids; a hand's summary ``hstat[seat]`` holds the count per kind, then
-the total value (``H_VALUE``), then the specials (``H_SPECIAL + special``);
+the total value (``HS_VALUE``), then the specials (``HS_SPECIALS + special - QUEUE``);
 a collection ``coll[seat]`` the count per kind, then the value
-(``C_VALUE``); ``counts[seat]`` the seat columns counted during the game
-(``layout.S_*``); ``hidden[card]`` is 1 while ``card`` is in the hand it was
+(``CL_VALUE``); ``counts[seat]`` the seat columns counted during the game
+(``layout.SC_*``); ``hidden[card]`` is 1 while ``card`` is in the hand it was
 dealt to and nobody else has seen it.
 """
 
 import numba as nb
+import numpy as np
 
 from simulator.core.rng import shuffle
-from simulator.core.state import H_TRACE, HEAD
-from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGET, HAND_MAX, MAX_KINDS, NONE,
-                                          OBS_COLLECTED_N, OBS_DECK, OBS_DISCARD, OBS_HAND_N, OBS_MY_HAND_KIND,
-                                          OBS_MY_HAND_SPECIAL, OBS_MY_HAND_VALUE, OBS_MY_KIND, OBS_PLACED_KIND,
-                                          OBS_PLACED_N, OBS_PLACED_VALUE, OBS_ROW_KIND, OBS_ROW_N, OBS_ROW_SPECIAL,
-                                          OBS_ROW_VALUE, OBS_SEAT, OBS_SECURED, OPT_A, OPT_B, OPT_KIND, OPT_OWNER,
-                                          OPT_SPECIAL, OPT_TIME, OPT_VALUE, PREORDER, QUEUE, S_COLLECTED,
-                                          S_COLLECTED_VALUE, S_HAND_PENALTY, S_LARGEST, S_LOST_CLOSE, S_LOST_SOLD,
-                                          S_QUEUE, S_SET_BONUS, SECURE, SOLD_OUT, STANDING_SCALE, T_SHUFFLE)
+from simulator.core.slots import Slots
+from simulator.core.state import H_TO_MOVE, H_TRACE, HEAD, ST_HEAD, ST_RNGS
+from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGET, HAND_MAX, MAX_ACTIONS, MAX_KINDS,
+                                          MAX_TIMES, NONE, OBS_COLLECTED_N, OBS_DECK, OBS_DISCARD, OBS_HAND_N,
+                                          OBS_MY_HAND_KIND, OBS_MY_HAND_SPECIAL, OBS_MY_HAND_VALUE, OBS_MY_KIND,
+                                          OBS_PLACED_KIND, OBS_PLACED_N, OBS_PLACED_VALUE, OBS_ROW_KIND, OBS_ROW_N,
+                                          OBS_ROW_SPECIAL, OBS_ROW_VALUE, OBS_SEAT, OBS_SECURED, OBS_SIZE, OPT_A, OPT_B,
+                                          OPT_KIND, OPT_OWNER, OPT_SPECIAL, OPT_TIME, OPT_VALUE, OPT_WIDTH, PREORDER,
+                                          QUEUE, R_PLAYERS, SC_COLLECTED, SC_COLLECTED_VALUE, SC_HAND_PENALTY,
+                                          SC_LARGEST, SC_LOST_CLOSE, SC_LOST_SOLD, SC_QUEUE, SC_SET_BONUS, SEAT_COLUMNS,
+                                          SECURE, SOLD_OUT, STANDING_SCALE, TR_SHUFFLE)
 
 # head slots of a Fair Enough state
 (HD_RECORD,      # 1 while the trace is being written
@@ -49,10 +57,35 @@ from simulator.fair_enough.layout import (A_PLACE, A_RESEARCH, A_SECURE, A_TARGE
  ) = range(HEAD, HEAD + 15)
 N_HEAD = HEAD + 15
 
-H_VALUE = MAX_KINDS          # hstat column: total value of the collection cards in hand
-H_SPECIAL = MAX_KINDS        # hstat column H_SPECIAL + s: specials s (QUEUE..SOLD_OUT) in hand
-H_WIDTH = MAX_KINDS + 4
-C_VALUE = MAX_KINDS          # coll column: total value secured
+# hand-summary columns (``hstat[seat]``): the count per kind (0..MAX_KINDS - 1), then these
+HS_VALUE = MAX_KINDS             # total value of the collection cards in hand
+HS_SPECIALS = HS_VALUE + 1       # HS_SPECIALS + s - QUEUE: specials s (QUEUE..SOLD_OUT) in hand
+HS_WIDTH = HS_SPECIALS + 3
+# collection columns (``coll[seat]``): the count per kind, then
+CL_VALUE = MAX_KINDS             # total value secured
+CL_WIDTH = CL_VALUE + 1
+
+# the state (``simulator.core.slots``; the common head and streams come first)
+STATE = Slots(N_HEAD, "cards", "players", "params")
+ST_DECK = STATE.slot(np.int64, "cards")                        # the deck, top at HD_DECK_POS
+ST_DISCARD = STATE.slot(np.int64, "cards")                     # the discard pile, HD_DISC_N cards
+ST_ROW = STATE.slot(np.int64, 3)                               # the face-up row, HD_ROW_N cards
+ST_TIMES = STATE.slot(np.int64, MAX_TIMES)                     # the time deck, in the order it is revealed
+ST_HAND = STATE.slot(np.int64, ("players", HAND_MAX))          # hands (card ids; sizes in the public view)
+ST_HAND_STAT = STATE.slot(np.int64, ("players", HS_WIDTH))     # hand summaries (HS_* columns)
+ST_PLACED = STATE.slot(np.int64, ("players", HAND_MAX))        # placed, unsecured cards
+ST_COLL = STATE.slot(np.int64, ("players", CL_WIDTH))          # collections (CL_* columns)
+ST_PUBLIC = STATE.slot(np.int64, OBS_SIZE)                     # what every seat sees (layout.OBS_*)
+ST_COUNTS = STATE.slot(np.int64, ("players", len(SEAT_COLUMNS)))  # seat columns counted during the game
+ST_HIDDEN = STATE.slot(np.uint8, "cards")                      # 1: a dealt card only its holder has seen
+GAME_SLOTS = STATE.end_of_game()                               # the rest are per-thread buffers
+ST_OBS = STATE.slot(np.int64, OBS_SIZE)                        # the observation shown to a strategy
+ST_OPT = STATE.slot(np.int64, (MAX_ACTIONS, OPT_WIDTH))        # its options
+ST_ACT = STATE.slot(np.int64, MAX_ACTIONS)                     # their action ids
+ST_RNG = STATE.slot(np.uint64, 4)                              # the deciding seat's stream
+ST_PAR = STATE.slot(np.float64, "params")                      # the deciding seat's parameters
+ST_POOL = STATE.slot(np.int64, "cards")                        # determinize: the cards it redeals
+ST_RANKS = STATE.slot(np.int64, (3, "cards"))                  # determinize: the card ids by face (cards.rank_table)
 
 
 @nb.njit(cache=True, inline="always")
@@ -87,7 +120,7 @@ def draw(head, deck, discard, chance, pub, trace):
         head[HD_DISC_N] = 0
         pub[OBS_DISCARD] = 0
         head[HD_RESHUFFLES] += 1
-        emit(head, trace, T_SHUFFLE)
+        emit(head, trace, TR_SHUFFLE)
         emit(head, trace, k)
         for i in range(k):
             emit(head, trace, deck[i])
@@ -98,8 +131,10 @@ def draw(head, deck, discard, chance, pub, trace):
 
 
 @nb.njit(cache=True, inline="always")
-def refill(head, deck, discard, row, pub, chance, card_kind, card_value, card_special, trace):
+def refill(state, arrays, trace):
     """Turn up cards until three lie face up (or deck and discard pile are both empty). Jit-compiled."""
+    head, deck, discard, row, pub = state[ST_HEAD], state[ST_DECK], state[ST_DISCARD], state[ST_ROW], state[ST_PUBLIC]
+    chance, card_kind, card_value, card_special = state[ST_RNGS][0], arrays[0], arrays[1], arrays[2]
     while head[HD_ROW_N] < 3:
         card = draw(head, deck, discard, chance, pub, trace)
         if card < 0:
@@ -125,9 +160,9 @@ def tally(hstat, p, card, step, card_kind, card_value, card_special):
     sp = card_special[card]
     if sp == NONE:
         hstat[p, card_kind[card]] += step
-        hstat[p, H_VALUE] += step * card_value[card]
+        hstat[p, HS_VALUE] += step * card_value[card]
     else:
-        hstat[p, H_SPECIAL + sp] += step
+        hstat[p, HS_SPECIALS + sp - QUEUE] += step
 
 
 @nb.njit(cache=True, inline="always")
@@ -168,7 +203,7 @@ def secure(placed, coll, pub, p, card_kind, card_value):
     for j in range(n):
         card = placed[p, j]
         coll[p, card_kind[card]] += 1
-        coll[p, C_VALUE] += card_value[card]
+        coll[p, CL_VALUE] += card_value[card]
         pub[OBS_PLACED_KIND + p * MAX_KINDS + card_kind[card]] = 0
     pub[OBS_COLLECTED_N + p] += n
     pub[OBS_PLACED_N + p] = 0
@@ -185,8 +220,8 @@ def view(hstat, coll, obs, p):
         obs[OBS_MY_KIND + k] = coll[p, k]
     obs[OBS_MY_HAND_SPECIAL] = 0
     for s in range(1, 4):
-        obs[OBS_MY_HAND_SPECIAL + s] = hstat[p, H_SPECIAL + s]
-    obs[OBS_MY_HAND_VALUE] = hstat[p, H_VALUE]
+        obs[OBS_MY_HAND_SPECIAL + s] = hstat[p, HS_SPECIALS + s - QUEUE]
+    obs[OBS_MY_HAND_VALUE] = hstat[p, HS_VALUE]
 
 
 @nb.njit(cache=True, inline="always")
@@ -234,9 +269,11 @@ def research_options(opt, act, row_n):
 
 
 @nb.njit(cache=True, inline="always")
-def take(head, row, hand, hstat, pub, p, a, b, card_kind, card_value, card_special):
+def take(state, arrays, p, a, b):
     """Seat ``p`` takes the face-up cards at positions ``a`` and ``b`` (-1 = none); the rest keep
     their order. Jit-compiled."""
+    head, row, hand, hstat, pub = state[ST_HEAD], state[ST_ROW], state[ST_HAND], state[ST_HAND_STAT], state[ST_PUBLIC]
+    card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     if a >= 0:
         to_hand(hand, hstat, pub, p, row[a], card_kind, card_value, card_special)
     if b >= 0:
@@ -261,23 +298,27 @@ def time_after(time, value, sp):
 
 
 @nb.njit(cache=True, inline="always")
-def collect_options(hand, hstat, placed, pub, opt, act, p, time, players, card_kind, card_value, card_special):
-    """Fill the Collecting-phase options of seat ``p`` (row 0 = secure) and their action ids; return their
-    number. Jit-compiled.
+def collect_options(state, arrays, act):
+    """Fill the Collecting-phase options of the seat to move (row 0 = secure) into the option buffer and their
+    action ids into ``act``; return their number. Jit-compiled.
 
     A Sold Out row is listed when the highest placed, unsecured card would
     give back enough time; the target itself is a second decision.
     """
+    head, hand, hstat, placed = state[ST_HEAD], state[ST_HAND], state[ST_HAND_STAT], state[ST_PLACED]
+    pub, opt = state[ST_PUBLIC], state[ST_OPT]
+    card_kind, card_value, card_special, players = arrays[0], arrays[1], arrays[2], arrays[4][R_PLAYERS]
+    p, time = head[H_TO_MOVE], head[HD_TIME]
     opt[0, OPT_KIND] = -1
     opt[0, OPT_VALUE] = 0
     opt[0, OPT_SPECIAL] = SECURE
     opt[0, OPT_OWNER] = p
     opt[0, OPT_TIME] = time
     act[0] = A_SECURE
-    has_queue = hstat[p, H_SPECIAL + QUEUE] > 0
-    has_preorder = hstat[p, H_SPECIAL + PREORDER] > 0
+    has_queue = hstat[p, HS_SPECIALS] > 0
+    has_preorder = hstat[p, HS_SPECIALS + PREORDER - QUEUE] > 0
     best_back = -1  # highest value among placed, unsecured cards (the most time Sold Out can give back)
-    if hstat[p, H_SPECIAL + SOLD_OUT] > 0:
+    if hstat[p, HS_SPECIALS + SOLD_OUT - QUEUE] > 0:
         for q in range(players):
             for j in range(pub[OBS_PLACED_N + q]):
                 best_back = max(best_back, card_value[placed[q, j]])
@@ -329,11 +370,13 @@ def target_options(placed, pub, opt, act, after, players, card_kind, card_value)
 
 
 @nb.njit(cache=True, inline="always")
-def place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, target_seat, target_j,
-          card_kind, card_value, card_special):
+def place(state, arrays, p, i, sp, target_seat, target_j):
     """Seat ``p`` places hand card ``i`` with special ``sp``; Sold Out first removes placed card
     ``target_j`` of ``target_seat``. Return ``(card, special card or -1, target card or -1)``.
     Jit-compiled."""
+    head, discard, hand, hstat = state[ST_HEAD], state[ST_DISCARD], state[ST_HAND], state[ST_HAND_STAT]
+    placed, pub, counts, hidden = state[ST_PLACED], state[ST_PUBLIC], state[ST_COUNTS], state[ST_HIDDEN]
+    card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     card = hand[p, i]
     target = -1
     if sp == SOLD_OUT:
@@ -345,14 +388,14 @@ def place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, tar
         pub[OBS_PLACED_VALUE + q] -= card_value[target]
         pub[OBS_PLACED_KIND + q * MAX_KINDS + card_kind[target]] -= 1
         discard_card(head, discard, pub, target)
-        counts[q, S_LOST_SOLD] += 1
+        counts[q, SC_LOST_SOLD] += 1
     special = -1
     if sp != NONE:
         s = 0
         while card_special[hand[p, s]] != sp:
             s += 1
         special = hand[p, s]
-        counts[p, S_QUEUE + sp - QUEUE] += 1
+        counts[p, SC_QUEUE + sp - QUEUE] += 1
         discard_card(head, discard, pub, special)
         if s > i:  # remove the higher index first so the lower one stays put
             from_hand(hand, hstat, pub, hidden, p, s, card_kind, card_value, card_special)
@@ -371,14 +414,17 @@ def place(head, discard, hand, hstat, placed, pub, counts, hidden, p, i, sp, tar
 
 
 @nb.njit(cache=True, inline="always")
-def close_fair(head, discard, placed, coll, pub, counts, p, players, card_kind, card_value):
+def close_fair(state, arrays, p):
     """The time hit zero on seat ``p``'s turn: ``p`` secures, every other unsecured pile is discarded.
     Jit-compiled."""
+    head, discard, placed, coll = state[ST_HEAD], state[ST_DISCARD], state[ST_PLACED], state[ST_COLL]
+    pub, counts = state[ST_PUBLIC], state[ST_COUNTS]
+    card_kind, card_value, players = arrays[0], arrays[1], arrays[4][R_PLAYERS]
     secure(placed, coll, pub, p, card_kind, card_value)
     for q in range(players):
         if pub[OBS_SECURED + q] == 0:
             n = pub[OBS_PLACED_N + q]
-            counts[q, S_LOST_CLOSE] += n
+            counts[q, SC_LOST_CLOSE] += n
             for j in range(n):
                 discard_card(head, discard, pub, placed[q, j])
             pub[OBS_PLACED_N + q] = 0
@@ -398,12 +444,12 @@ def score(hstat, coll, pub, players, kinds, scores, standing, seat_stats):
             if n >= 3:
                 bonus += 5 * (n - 2)
             largest = max(largest, n)
-        specials = hstat[p, H_SPECIAL + QUEUE] + hstat[p, H_SPECIAL + PREORDER] + hstat[p, H_SPECIAL + SOLD_OUT]
-        penalty = 2 * hstat[p, H_VALUE] + 10 * specials
-        seat_stats[p, S_COLLECTED] = pub[OBS_COLLECTED_N + p]
-        seat_stats[p, S_COLLECTED_VALUE] = coll[p, C_VALUE]
-        seat_stats[p, S_SET_BONUS] = bonus
-        seat_stats[p, S_HAND_PENALTY] = penalty
-        seat_stats[p, S_LARGEST] = largest
-        scores[p] = coll[p, C_VALUE] + bonus - penalty
+        specials = hstat[p, HS_SPECIALS] + hstat[p, HS_SPECIALS + PREORDER - QUEUE] + hstat[p, HS_SPECIALS + SOLD_OUT - QUEUE]
+        penalty = 2 * hstat[p, HS_VALUE] + 10 * specials
+        seat_stats[p, SC_COLLECTED] = pub[OBS_COLLECTED_N + p]
+        seat_stats[p, SC_COLLECTED_VALUE] = coll[p, CL_VALUE]
+        seat_stats[p, SC_SET_BONUS] = bonus
+        seat_stats[p, SC_HAND_PENALTY] = penalty
+        seat_stats[p, SC_LARGEST] = largest
+        scores[p] = coll[p, CL_VALUE] + bonus - penalty
         standing[p] = scores[p] * STANDING_SCALE + largest

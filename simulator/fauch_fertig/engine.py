@@ -31,22 +31,22 @@ import numpy as np
 from simulator.core import leaders
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, copy_2d, illegal
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, ST_HEAD, ST_RNGS, copy_2d, illegal
 from simulator.core.state import action_as_key as move_key  # noqa: F401 (the state API)
 from simulator.core.state import no_horizon_mark as horizon_mark  # noqa: F401 (the state API)
 from simulator.fauch_fertig.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
-from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, A_DECLINE, A_KEEP, ACTION, C_PAY, KEEP, MARKET,
+from simulator.fauch_fertig.layout import (ACTION, A_BLIND, A_COINS, A_DECLINE, A_KEEP, C_PAY, KEEP, MARKET,
                                            MAX_PLAYERS, N_CARDS, OBS_CARD, OBS_CARD_COLOUR, OBS_CARD_COND,
                                            OBS_CARD_NUMBER, OBS_COINS, OBS_DISCARD, OBS_EGGS, OBS_MARKET,
-                                           OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT,
-                                           OBS_SCRATCH, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
-from simulator.fauch_fertig.turn import (BONUS, BONUS_N, CCOUNT, COMM, COMM_DONE, DISCARD, DISCARDER, DRAWN,
-                                         EGGS_ON, G_ACTION, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS, G_ROUND,
-                                         HEAD_SIZE, HIDDEN, MARKET_CARDS, MCOINS, N_COUNTERS, NCOUNT, OPEN, OPEN_N,
-                                         OPTS, PAR, PILE, RNG, RNGS, S_BLIND, S_BOUGHT, S_COINS, S_DEALT,
-                                         S_MARKET, S_PLACED, S_TAKES, S_TURNS, SEAT, VIEW, deal, draw,
-                                         finish_purchase, from_supply, lay_out, legal_turn_actions, pay_for_egg,
-                                         record)
+                                           OBS_MARKET_COINS, OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SCRATCH,
+                                           OBS_SEAT, PAY, R_BLIND_DRAW, R_EGGS, R_MAX_ROUNDS, R_PLAYERS, R_TAKE)
+from simulator.fauch_fertig.turn import (HD_ACTION, HD_CARD, HD_DISCARD, HD_DRAWN, HD_END, HD_POS, HD_ROUND, SC_BLIND,
+                                         SC_BOUGHT, SC_COINS, SC_DEALT, SC_MARKET, SC_PLACED, SC_TAKES, SC_TURNS, STATE,
+                                         ST_BONUS, ST_BONUS_N, ST_CCOUNT, ST_COMM, ST_COMM_DONE, ST_DISCARD,
+                                         ST_DISCARDER, ST_DRAWN, ST_EGGS_ON, ST_HIDDEN, ST_MARKET_CARDS, ST_MCOINS,
+                                         ST_NCOUNT, ST_OPEN, ST_OPEN_N, ST_OPTS, ST_PAR, ST_PILE, ST_RNG,
+                                         ST_SEAT, ST_VIEW, deal, draw, finish_purchase, from_supply, lay_out,
+                                         legal_turn_actions, pay_for_egg, record)
 
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 # dealt_kinds, bought_kinds: bit k set when a card of kind k (the table's k-th condition, setup.card_kinds) was
@@ -57,19 +57,24 @@ STANDING_COINS = 1 << 32  # standing = eggs placed * STANDING_COINS + coins
 STATIC = OBS_CARD_COLOUR  # obs[STATIC:] is the static part (card descriptions) and the strategy's scratch
 
 
+_allocate = STATE.allocator()
+
+
 @nb.njit(cache=True)
 def new_state(arrays, params):
     """Allocate one thread's state (the only allocation) and write the static part of its view. Jit-compiled.
 
-    The tuple is the head and the random streams (``simulator.core.state``),
-    the game's arrays (indices named in ``simulator.fauch_fertig.turn``) and
+    The tuple is the slots of ``simulator.fauch_fertig.turn.STATE``: the head
+    and the random streams (``simulator.core.state``), the game's arrays and
     the per-thread buffers: the community draw order, the options handed to
     strategies, determinize's working list, the deciding seat's stream and
     parameter row.
     """
     colour, number, card_cond, pool, rules = arrays
     players = rules[R_PLAYERS]
-    view = np.zeros(OBS_SIZE, np.int64)
+    draws = min(max(rules[R_BLIND_DRAW], 1), N_CARDS)
+    state = _allocate(players, draws, max(pool.shape[0], 1), max(MARKET + 2, draws), params.shape[1])
+    view = state[ST_VIEW]
     for card in range(N_CARDS):
         view[OBS_CARD_COLOUR + card] = colour[card]
         view[OBS_CARD_NUMBER + card] = number[card]
@@ -77,37 +82,13 @@ def new_state(arrays, params):
             view[OBS_CARD_COND + 4 * card + j] = card_cond[card, j]
     view[OBS_PLAYERS] = players
     view[OBS_EGGS] = rules[R_EGGS]
-    draws = min(max(rules[R_BLIND_DRAW], 1), N_CARDS)
-    return (np.zeros(HEAD_SIZE, np.int64),               # head: simulator.core.state slots, then G_*
-            np.zeros((players + 1, 4), np.uint64),      # random streams: chance, then one per seat
-            np.empty(N_CARDS, np.int64),                # pile, drawn from G_POS up to G_END
-            np.empty(N_CARDS, np.int64),                # discard pile
-            np.empty(N_CARDS, np.int64),                # the seat that discarded each discard-pile card
-            np.empty(MARKET, np.int64),                 # market card per slot, -1 empty
-            np.empty(MARKET, np.int64),                 # coins on each market slot
-            np.empty(N_CARDS, np.int64),                # eggs on each card
-            np.empty((MAX_PLAYERS + 1, 5), np.int64),   # cards per colour (4 = black) per seat; last row: two
-            np.empty((MAX_PLAYERS + 1, 9), np.int64),   # cards per number per seat     seats together
-            np.empty((MAX_PLAYERS, N_CARDS), np.int64),  # cards whose condition is still open, per seat
-            np.empty(MAX_PLAYERS, np.int64),            # how many
-            np.empty((MAX_PLAYERS, N_CARDS), np.int64),  # black-card bonus cards laid out, per seat
-            np.empty(MAX_PLAYERS, np.int64),            # how many
-            np.empty((MAX_PLAYERS, N_COUNTERS), np.int64),  # per-seat counters (S_*)
-            np.empty((MAX_PLAYERS, 4), np.int64),       # community conditions in play
-            np.empty(MAX_PLAYERS, np.int64),            # community card completed
-            np.empty(draws, np.int64),                  # the cards drawn by a pending blind buy (G_DRAWN)
-            view,                                       # the public part of every observation, kept up to date
-            np.empty(max(pool.shape[0], 1), np.int64),  # per thread: community draw order
-            np.empty(max(MARKET + 2, draws), np.int64),  # decision options
-            np.empty(N_CARDS, np.int64),                # determinize's list of hidden cards
-            np.empty(4, np.uint64),                     # the deciding seat's stream
-            np.empty(params.shape[1], np.float64))      # the deciding seat's parameters
+    return state
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _begin_turn(head, seat, p):
     """Seat ``p``'s turn starts with its action decision. Jit-compiled."""
-    seat[p, S_TURNS] += 1
+    seat[p, SC_TURNS] += 1
     head[H_TO_MOVE] = p
     head[H_KIND] = ACTION
 
@@ -123,13 +104,13 @@ def _end_turn(head, seat, rules):
         return
     done = False
     for q in range(players):
-        if seat[q, S_PLACED] >= rules[R_EGGS]:
+        if seat[q, SC_PLACED] >= rules[R_EGGS]:
             done = True
-    if done or head[G_ROUND] + 1 >= rules[R_MAX_ROUNDS]:
+    if done or head[HD_ROUND] + 1 >= rules[R_MAX_ROUNDS]:
         head[H_TO_MOVE] = -1
         head[H_FINISHED] = 1 if done else 0
         return
-    head[G_ROUND] += 1
+    head[HD_ROUND] += 1
     _begin_turn(head, seat, 0)
 
 
@@ -138,22 +119,22 @@ def _after_purchase(state, arrays, p, card, trace, rec):
     """Lay out the card ``p`` bought; ask for the pay choice if it arises, else finish the turn. Jit-compiled."""
     card_cond = arrays[2]
     lay_out(p, card, arrays, state)
-    if card_cond[card, 0] == C_PAY and state[SEAT][p, S_COINS] >= card_cond[card, 1]:
-        state[0][H_KIND] = PAY
-        state[0][G_CARD] = card
+    if card_cond[card, 0] == C_PAY and state[ST_SEAT][p, SC_COINS] >= card_cond[card, 1]:
+        state[ST_HEAD][H_KIND] = PAY
+        state[ST_HEAD][HD_CARD] = card
         return
     finish_purchase(p, arrays, state, trace, rec)
-    _end_turn(state[0], state[SEAT], arrays[4])
+    _end_turn(state[ST_HEAD], state[ST_SEAT], arrays[4])
 
 
 @nb.njit(cache=True, _nrt=False)
 def reset(state, arrays, seed, game, trace, rec):
     """Deal game ``game`` of run ``seed``; seat 0 is to choose its first action. Jit-compiled."""
-    head = state[0]
+    head = state[ST_HEAD]
     head[:] = 0
-    seed_game(state[RNGS], seed, game)
+    seed_game(state[ST_RNGS], seed, game)
     deal(state, arrays, trace, rec)
-    _begin_turn(head, state[SEAT], 0)
+    _begin_turn(head, state[ST_SEAT], 0)
 
 
 @nb.njit(cache=True, _nrt=False, inline=VERBS)
@@ -164,17 +145,17 @@ def legal_actions(state, arrays, actions):
     shown (``layout``): market slots, blind, coins; the drawn cards in the
     order drawn; decline, pay.
     """
-    head = state[0]
+    head = state[ST_HEAD]
     kind = head[H_KIND]
     if head[H_TO_MOVE] < 0:
         return 0
     if kind == ACTION:
-        return legal_turn_actions(head[H_TO_MOVE], head, state[MARKET_CARDS], state[SEAT], actions)
+        return legal_turn_actions(head[H_TO_MOVE], head, state[ST_MARKET_CARDS], state[ST_SEAT], actions)
     if kind == KEEP:
-        drawn = state[DRAWN]
-        for i in range(head[G_DRAWN]):
+        drawn = state[ST_DRAWN]
+        for i in range(head[HD_DRAWN]):
             actions[i] = A_KEEP + drawn[i]
-        return head[G_DRAWN]
+        return head[HD_DRAWN]
     actions[0], actions[1] = A_DECLINE, A_DECLINE + 1
     return 2
 
@@ -184,64 +165,64 @@ def apply(state, arrays, action, trace, rec):
     """The seat to move takes ``action`` (one of its legal action ids); the game runs on to the next decision
     or its end. Jit-compiled."""
     rules = arrays[4]
-    head, seat, market, mcoins = state[0], state[SEAT], state[MARKET_CARDS], state[MCOINS]
+    head, seat, market, mcoins = state[ST_HEAD], state[ST_SEAT], state[ST_MARKET_CARDS], state[ST_MCOINS]
     p, kind = head[H_TO_MOVE], head[H_KIND]
     if kind == ACTION:
         record(head, trace, rec, action)
-        head[G_ACTION] = action
+        head[HD_ACTION] = action
         if action == A_COINS:
-            seat[p, S_COINS] += from_supply(head, rules[R_TAKE])
-            seat[p, S_TAKES] += 1
-            _end_turn(state[0], state[SEAT], arrays[4])
+            seat[p, SC_COINS] += from_supply(head, rules[R_TAKE])
+            seat[p, SC_TAKES] += 1
+            _end_turn(state[ST_HEAD], state[ST_SEAT], arrays[4])
             return
         for s in range(MARKET):          # pay 1 onto every other market card first
             if s != action and market[s] >= 0:
-                seat[p, S_COINS] -= 1
+                seat[p, SC_COINS] -= 1
                 mcoins[s] += 1
         if action == A_BLIND:
-            seat[p, S_BLIND] += 1
-            drawn = state[DRAWN]
+            seat[p, SC_BLIND] += 1
+            drawn = state[ST_DRAWN]
             n = 0
             while n < rules[R_BLIND_DRAW]:
-                c = draw(head, state[PILE], state[DISCARD], state[RNGS][0], trace, rec)
+                c = draw(head, state[ST_PILE], state[ST_DISCARD], state[ST_RNGS][0], trace, rec)
                 if c < 0:
                     break
                 drawn[n] = c
                 n += 1
-            head[G_DRAWN] = n
+            head[HD_DRAWN] = n
             head[H_KIND] = KEEP
             return
-        seat[p, S_MARKET] += 1
+        seat[p, SC_MARKET] += 1
         card = market[action]
-        seat[p, S_COINS] += mcoins[action]
+        seat[p, SC_COINS] += mcoins[action]
         market[action], mcoins[action] = -1, 0
         _after_purchase(state, arrays, p, card, trace, rec)
     elif kind == KEEP:
-        drawn, discard, discarder = state[DRAWN], state[DISCARD], state[DISCARDER]
+        drawn, discard, discarder = state[ST_DRAWN], state[ST_DISCARD], state[ST_DISCARDER]
         card = action - A_KEEP
-        for j in range(head[G_DRAWN]):
+        for j in range(head[HD_DRAWN]):
             if drawn[j] == card:
                 record(head, trace, rec, j)
             else:
-                discard[head[G_DISCARD]] = drawn[j]
-                discarder[head[G_DISCARD]] = p
-                head[G_DISCARD] += 1
-        head[G_DRAWN] = 0
+                discard[head[HD_DISCARD]] = drawn[j]
+                discarder[head[HD_DISCARD]] = p
+                head[HD_DISCARD] += 1
+        head[HD_DRAWN] = 0
         _after_purchase(state, arrays, p, card, trace, rec)
     else:
         paid = action - A_DECLINE
         record(head, trace, rec, paid)
         if paid == 1:
-            pay_for_egg(p, head[G_CARD], arrays, state)
+            pay_for_egg(p, head[HD_CARD], arrays, state)
         finish_purchase(p, arrays, state, trace, rec)
-        _end_turn(state[0], state[SEAT], arrays[4])
+        _end_turn(state[ST_HEAD], state[ST_SEAT], arrays[4])
 
 
 @nb.njit(cache=True, _nrt=False)
 def round_mark(state):
-    """The rounds finished (``G_ROUND``): it changes when every seat has had its turn and the game goes on
+    """The rounds finished (``HD_ROUND``): it changes when every seat has had its turn and the game goes on
     (``simulator.core.leaders`` records the standing there). Jit-compiled."""
-    return state[0][G_ROUND]
+    return state[ST_HEAD][HD_ROUND]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -253,20 +234,20 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     ended by its rules (0: stopped by the table's ``max_rounds``).
     """
     rules = arrays[4]
-    head, seat = state[0], state[SEAT]
+    head, seat = state[ST_HEAD], state[ST_SEAT]
     for p in range(rules[R_PLAYERS]):
-        placed = seat[p, S_PLACED]
+        placed = seat[p, SC_PLACED]
         scores[p] = placed
-        standing[p] = placed * STANDING_COINS + seat[p, S_COINS]
+        standing[p] = placed * STANDING_COINS + seat[p, SC_COINS]
         seat_stats[p, 0] = max(0, placed - rules[R_EGGS])
-        seat_stats[p, 1] = seat[p, S_COINS]
-        seat_stats[p, 2] = seat[p, S_MARKET]
-        seat_stats[p, 3] = seat[p, S_BLIND]
-        seat_stats[p, 4] = seat[p, S_TAKES]
-        seat_stats[p, 5] = seat[p, S_TURNS]
-        seat_stats[p, 6] = seat[p, S_DEALT]
-        seat_stats[p, 7] = seat[p, S_BOUGHT]
-    game_stats[0] = head[G_ROUND] + 1
+        seat_stats[p, 1] = seat[p, SC_COINS]
+        seat_stats[p, 2] = seat[p, SC_MARKET]
+        seat_stats[p, 3] = seat[p, SC_BLIND]
+        seat_stats[p, 4] = seat[p, SC_TAKES]
+        seat_stats[p, 5] = seat[p, SC_TURNS]
+        seat_stats[p, 6] = seat[p, SC_DEALT]
+        seat_stats[p, 7] = seat[p, SC_BOUGHT]
+    game_stats[0] = head[HD_ROUND] + 1
     game_stats[1] = head[H_FINISHED]
 
 
@@ -279,16 +260,16 @@ def observe(state, arrays, seat, obs):
     fields are written, given any other int64[OBS_SIZE] the whole observation
     (the strategy's scratch space excepted) is copied into it first.
     """
-    head, view, market, mcoins = state[0], state[VIEW], state[MARKET_CARDS], state[MCOINS]
+    head, view, market, mcoins = state[ST_HEAD], state[ST_VIEW], state[ST_MARKET_CARDS], state[ST_MCOINS]
     if obs.ctypes.data != view.ctypes.data:
         for i in range(OBS_SCRATCH):
             obs[i] = view[i]
     obs[OBS_SEAT] = seat
-    obs[OBS_ROUND] = head[G_ROUND]
-    obs[OBS_CARD] = head[G_CARD] if head[H_KIND] == PAY and head[H_TO_MOVE] >= 0 else -1
-    obs[OBS_COINS] = state[SEAT][seat, S_COINS]
-    obs[OBS_PILE] = head[G_END] - head[G_POS]
-    obs[OBS_DISCARD] = head[G_DISCARD]
+    obs[OBS_ROUND] = head[HD_ROUND]
+    obs[OBS_CARD] = head[HD_CARD] if head[H_KIND] == PAY and head[H_TO_MOVE] >= 0 else -1
+    obs[OBS_COINS] = state[ST_SEAT][seat, SC_COINS]
+    obs[OBS_PILE] = head[HD_END] - head[HD_POS]
+    obs[OBS_DISCARD] = head[HD_DISCARD]
     for s in range(MARKET):
         obs[OBS_MARKET + s] = market[s]
         obs[OBS_MARKET_COINS + s] = mcoins[s]
@@ -301,14 +282,14 @@ def choose(state, arrays, sids, params):
     The options are the decision signature's (``layout``): the legal action
     codes, the drawn card ids, or 0/1 for the pay choice.
     """
-    head, rngs, drawn, view, opts, rng, par = state[0], state[RNGS], state[DRAWN], state[VIEW], state[OPTS], \
-        state[RNG], state[PAR]
+    head, rngs, drawn, view = state[ST_HEAD], state[ST_RNGS], state[ST_DRAWN], state[ST_VIEW]
+    opts, rng, par = state[ST_OPTS], state[ST_RNG], state[ST_PAR]
     p, kind = head[H_TO_MOVE], head[H_KIND]
     observe(state, arrays, p, view)
     if kind == ACTION:
-        n = legal_turn_actions(p, head, state[MARKET_CARDS], state[SEAT], opts)
+        n = legal_turn_actions(p, head, state[ST_MARKET_CARDS], state[ST_SEAT], opts)
     elif kind == KEEP:
-        n = head[G_DRAWN]
+        n = head[HD_DRAWN]
         for i in range(n):
             opts[i] = drawn[i]
     else:
@@ -328,17 +309,17 @@ def choose(state, arrays, sids, params):
 def copy_state(src, dst):
     """Copy the whole game of ``src`` into ``dst`` (a state of the same setup): head, streams, piles, market,
     displays and the public view; not the per-thread buffers. Jit-compiled."""
-    head = src[0]
+    head = src[ST_HEAD]
     for i in range(head.shape[0]):
-        dst[0][i] = head[i]
-    copy_2d(dst[RNGS], src[RNGS])
-    for i in range(head[G_POS], head[G_END]):
-        dst[PILE][i] = src[PILE][i]
-    for i in range(head[G_DISCARD]):
-        dst[DISCARD][i] = src[DISCARD][i]
-        dst[DISCARDER][i] = src[DISCARDER][i]
-    for i in range(head[G_DRAWN]):
-        dst[DRAWN][i] = src[DRAWN][i]
+        dst[ST_HEAD][i] = head[i]
+    copy_2d(dst[ST_RNGS], src[ST_RNGS])
+    for i in range(head[HD_POS], head[HD_END]):
+        dst[ST_PILE][i] = src[ST_PILE][i]
+    for i in range(head[HD_DISCARD]):
+        dst[ST_DISCARD][i] = src[ST_DISCARD][i]
+        dst[ST_DISCARDER][i] = src[ST_DISCARDER][i]
+    for i in range(head[HD_DRAWN]):
+        dst[ST_DRAWN][i] = src[ST_DRAWN][i]
     _copy_tables(src, dst)
 
 
@@ -346,25 +327,25 @@ def copy_state(src, dst):
 def _copy_tables(src, dst):
     """The fixed-size part of ``copy_state``. Jit-compiled."""
     for s in range(MARKET):
-        dst[MARKET_CARDS][s] = src[MARKET_CARDS][s]
-        dst[MCOINS][s] = src[MCOINS][s]
+        dst[ST_MARKET_CARDS][s] = src[ST_MARKET_CARDS][s]
+        dst[ST_MCOINS][s] = src[ST_MCOINS][s]
     for card in range(N_CARDS):
-        dst[EGGS_ON][card] = src[EGGS_ON][card]
-    copy_2d(dst[CCOUNT], src[CCOUNT])
-    copy_2d(dst[NCOUNT], src[NCOUNT])
+        dst[ST_EGGS_ON][card] = src[ST_EGGS_ON][card]
+    copy_2d(dst[ST_CCOUNT], src[ST_CCOUNT])
+    copy_2d(dst[ST_NCOUNT], src[ST_NCOUNT])
     for p in range(MAX_PLAYERS):
-        dst[OPEN_N][p] = src[OPEN_N][p]
-        for i in range(src[OPEN_N][p]):
-            dst[OPEN][p, i] = src[OPEN][p, i]
-        dst[BONUS_N][p] = src[BONUS_N][p]
-        for i in range(src[BONUS_N][p]):
-            dst[BONUS][p, i] = src[BONUS][p, i]
-    copy_2d(dst[SEAT], src[SEAT])
-    copy_2d(dst[COMM], src[COMM])
+        dst[ST_OPEN_N][p] = src[ST_OPEN_N][p]
+        for i in range(src[ST_OPEN_N][p]):
+            dst[ST_OPEN][p, i] = src[ST_OPEN][p, i]
+        dst[ST_BONUS_N][p] = src[ST_BONUS_N][p]
+        for i in range(src[ST_BONUS_N][p]):
+            dst[ST_BONUS][p, i] = src[ST_BONUS][p, i]
+    copy_2d(dst[ST_SEAT], src[ST_SEAT])
+    copy_2d(dst[ST_COMM], src[ST_COMM])
     for k in range(MAX_PLAYERS):
-        dst[COMM_DONE][k] = src[COMM_DONE][k]
+        dst[ST_COMM_DONE][k] = src[ST_COMM_DONE][k]
     for i in range(OBS_PLACED, STATIC):
-        dst[VIEW][i] = src[VIEW][i]
+        dst[ST_VIEW][i] = src[ST_VIEW][i]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -389,17 +370,17 @@ def determinize(state, arrays, seat, rng):
     display, egg and coin, the market, the community cards, the pile and
     discard sizes, who discarded what count) is public and stays.
     """
-    head, pile, discard, discarder, drawn, hidden = (state[0], state[PILE], state[DISCARD], state[DISCARDER],
-                                                     state[DRAWN], state[HIDDEN])
+    head, pile, discard, discarder = state[ST_HEAD], state[ST_PILE], state[ST_DISCARD], state[ST_DISCARDER]
+    drawn, hidden = state[ST_DRAWN], state[ST_HIDDEN]
     others_drew = head[H_TO_MOVE] >= 0 and head[H_KIND] == KEEP and head[H_TO_MOVE] != seat
     low, high = np.uint64(0), np.uint64(0)  # the hidden cards as a set of card ids (bits 0-63, 64-127)
     if others_drew:
-        for i in range(head[G_DRAWN]):
+        for i in range(head[HD_DRAWN]):
             low, high = _with_card(low, high, drawn[i])
-    for i in range(head[G_DISCARD]):
+    for i in range(head[HD_DISCARD]):
         if discarder[i] != seat:
             low, high = _with_card(low, high, discard[i])
-    for i in range(head[G_POS], head[G_END]):
+    for i in range(head[HD_POS], head[HD_END]):
         low, high = _with_card(low, high, pile[i])
     n = 0
     for card in range(N_CARDS):  # in card id order: the draw depends only on which cards are hidden
@@ -409,17 +390,17 @@ def determinize(state, arrays, seat, rng):
     shuffle(hidden, n, rng)
     n = 0
     if others_drew:
-        for i in range(head[G_DRAWN]):
+        for i in range(head[HD_DRAWN]):
             drawn[i] = hidden[n]
             n += 1
-    for i in range(head[G_DISCARD]):
+    for i in range(head[HD_DISCARD]):
         if discarder[i] != seat:
             discard[i] = hidden[n]
             n += 1
-    for i in range(head[G_POS], head[G_END]):
+    for i in range(head[HD_POS], head[HD_END]):
         pile[i] = hidden[n]
         n += 1
-    seed_stream(state[RNGS][0], next_u64(rng), 0, 0)
+    seed_stream(state[ST_RNGS][0], next_u64(rng), 0, 0)
 
 
 @nb.njit(cache=True)

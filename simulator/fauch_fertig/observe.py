@@ -8,10 +8,10 @@ import numpy as np
 
 from simulator.core.rng import seed_stream
 from simulator.fauch_fertig.layout import (ACTION, COLOUR_NAMES, KEEP, MARKET, N_CARDS, OBS_CARD, OBS_CARD_COLOUR,
-                                           OBS_CARD_COND, OBS_CARD_NUMBER, OBS_COINS, OBS_COLOUR_COUNT,
-                                           OBS_COMMUNITY, OBS_COMMUNITY_DONE, OBS_COMMUNITY_N, OBS_DISCARD, OBS_EGGS,
-                                           OBS_EGGS_ON, OBS_MARKET, OBS_MARKET_COINS, OBS_NUMBER_COUNT, OBS_OWNER,
-                                           OBS_PILE, OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT, OBS_SIZE, PAY)
+                                           OBS_CARD_COND, OBS_CARD_NUMBER, OBS_COINS, OBS_COLOUR_COUNT, OBS_COMMUNITY,
+                                           OBS_COMMUNITY_DONE, OBS_COMMUNITY_N, OBS_DISCARD, OBS_EGGS, OBS_EGGS_ON,
+                                           OBS_MARKET, OBS_MARKET_COINS, OBS_NUMBER_COUNT, OBS_OWNER, OBS_PILE,
+                                           OBS_PLACED, OBS_PLAYERS, OBS_ROUND, OBS_SEAT, OBS_SIZE, PAY)
 
 KINDS = {"action": ACTION, "keep": KEEP, "pay": PAY}
 

@@ -1,46 +1,72 @@
 """Fauch & Fertig rule steps on the state record: the deal, draws, purchases, eggs. All jit-compiled.
 
-The state (``engine.new_state``) is a tuple of arrays; the names below index
-it. Each display is kept as count vectors (cards per colour and per number)
-plus the list of its cards whose condition is still open; a purchase updates
+The state is a tuple of arrays, declared below slot by slot (``STATE``,
+``simulator.core.slots``); the slot constants ``ST_*`` index it. Each
+display is kept as count vectors (cards per colour and per number) plus the
+list of its cards whose condition is still open; a purchase updates
 the counts and re-tests only the buyer's open conditions and the buyer's two
 community cards (``simulator.fauch_fertig.conditions``). The public part of
-every observation (``VIEW``, the layout's observation vector) is updated
+every observation (``ST_VIEW``, the layout's observation vector) is updated
 as eggs are placed and cards laid out.
 """
 
 import numba as nb
+import numpy as np
 
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import shuffle
-from simulator.core.state import H_TRACE, HEAD
+from simulator.core.slots import Slots
+from simulator.core.state import H_TRACE, HEAD, ST_HEAD
 from simulator.fauch_fertig.conditions import holds
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, BLACK, C_BONUS, C_FREE, C_PAY, MARKET, MAX_PLAYERS,
                                            N_CARDS, OBS_COLOUR_COUNT, OBS_COMMUNITY, OBS_COMMUNITY_DONE,
                                            OBS_COMMUNITY_N, OBS_EGGS_ON, OBS_NUMBER_COUNT, OBS_OWNER, OBS_PLACED,
-                                           R_BONUS_BLACKS, R_BONUS_COINS, R_CARD_KIND, R_COMMUNITY_N, R_COMMUNITY_RANDOM,
-                                           R_COMPLETER_EGGS, R_DISPLAY, R_MARKET_COIN, R_NEIGHBOUR_EGGS, R_PLAYERS,
-                                           R_START_COINS, R_SUPPLY)
+                                           OBS_SIZE, R_BONUS_BLACKS, R_BONUS_COINS, R_CARD_KIND, R_COMMUNITY_N,
+                                           R_COMMUNITY_RANDOM, R_COMPLETER_EGGS, R_DISPLAY, R_MARKET_COIN,
+                                           R_NEIGHBOUR_EGGS, R_PLAYERS, R_START_COINS, R_SUPPLY)
 
-# the state tuple: head, streams, the game's arrays, then the per-thread buffers (not part of the game)
-(RNGS, PILE, DISCARD, DISCARDER, MARKET_CARDS, MCOINS, EGGS_ON, CCOUNT, NCOUNT, OPEN, OPEN_N, BONUS, BONUS_N,
- SEAT, COMM, COMM_DONE, DRAWN, VIEW, PICKS, OPTS, HIDDEN, RNG, PAR) = range(1, 24)
-# the game's head slots: pile position and end, discard size, coin supply, round (0-based), cards drawn by a
+# the game's head fields: pile position and end, discard size, coin supply, round (0-based), cards drawn by a
 # pending blind buy, the pay card of a pending pay choice, the action of the turn in progress
-G_POS, G_END, G_DISCARD, G_SUPPLY, G_ROUND, G_DRAWN, G_CARD, G_ACTION = range(HEAD, HEAD + 8)
-HEAD_SIZE = HEAD + 8
-# per-seat counters (``SEAT``); S_DEALT, S_BOUGHT: bit k set once a card of kind k (``R_CARD_KIND``) was dealt to
-# the seat's opening display, bought by the seat
-S_COINS, S_PLACED, S_MARKET, S_BLIND, S_TAKES, S_TURNS, S_DEALT, S_BOUGHT = range(8)
+HD_POS, HD_END, HD_DISCARD, HD_SUPPLY, HD_ROUND, HD_DRAWN, HD_CARD, HD_ACTION = range(HEAD, HEAD + 8)
+N_HEAD = HEAD + 8
+# per-seat counters (the columns of ``ST_SEAT``); SC_DEALT, SC_BOUGHT: bit k set once a card of kind k
+# (``R_CARD_KIND``) was dealt to the seat's opening display, bought by the seat
+SC_COINS, SC_PLACED, SC_MARKET, SC_BLIND, SC_TAKES, SC_TURNS, SC_DEALT, SC_BOUGHT = range(8)
 N_COUNTERS = 8
+
+# the state (simulator.core.slots): head, streams, the game's arrays, then the per-thread buffers
+STATE = Slots(N_HEAD, "players", "draws", "pool", "options", "params")
+ST_PILE = STATE.slot(np.int64, N_CARDS)                  # pile, drawn from HD_POS up to HD_END
+ST_DISCARD = STATE.slot(np.int64, N_CARDS)               # discard pile
+ST_DISCARDER = STATE.slot(np.int64, N_CARDS)             # the seat that discarded each discard-pile card
+ST_MARKET_CARDS = STATE.slot(np.int64, MARKET)           # market card per slot, -1 empty
+ST_MCOINS = STATE.slot(np.int64, MARKET)                 # coins on each market slot
+ST_EGGS_ON = STATE.slot(np.int64, N_CARDS)               # eggs on each card
+ST_CCOUNT = STATE.slot(np.int64, (MAX_PLAYERS + 1, 5))   # cards per colour (4 = black) per seat; last row: two
+ST_NCOUNT = STATE.slot(np.int64, (MAX_PLAYERS + 1, 9))   # cards per number per seat                seats together
+ST_OPEN = STATE.slot(np.int64, (MAX_PLAYERS, N_CARDS))   # cards whose condition is still open, per seat
+ST_OPEN_N = STATE.slot(np.int64, MAX_PLAYERS)            # how many
+ST_BONUS = STATE.slot(np.int64, (MAX_PLAYERS, N_CARDS))  # black-card bonus cards laid out, per seat
+ST_BONUS_N = STATE.slot(np.int64, MAX_PLAYERS)           # how many
+ST_SEAT = STATE.slot(np.int64, (MAX_PLAYERS, N_COUNTERS))  # per-seat counters (SC_*)
+ST_COMM = STATE.slot(np.int64, (MAX_PLAYERS, 4))         # community conditions in play
+ST_COMM_DONE = STATE.slot(np.int64, MAX_PLAYERS)         # community card completed
+ST_DRAWN = STATE.slot(np.int64, "draws")                 # the cards drawn by a pending blind buy (HD_DRAWN)
+ST_VIEW = STATE.slot(np.int64, OBS_SIZE)                 # the public part of every observation, kept up to date
+GAME_SLOTS = STATE.end_of_game()
+ST_PICKS = STATE.slot(np.int64, "pool")                  # per thread: community draw order
+ST_OPTS = STATE.slot(np.int64, "options")                # decision options
+ST_HIDDEN = STATE.slot(np.int64, N_CARDS)                # determinize's list of hidden cards
+ST_RNG = STATE.slot(np.uint64, 4)                        # the deciding seat's stream
+ST_PAR = STATE.slot(np.float64, "params")                # the deciding seat's parameters
 
 
 @nb.njit(cache=True, _nrt=False)
 def from_supply(head, amount):
     """Take up to ``amount`` coins from the supply; return how many came. Jit-compiled."""
-    if amount > head[G_SUPPLY]:
-        amount = head[G_SUPPLY]
-    head[G_SUPPLY] -= amount
+    if amount > head[HD_SUPPLY]:
+        amount = head[HD_SUPPLY]
+    head[HD_SUPPLY] -= amount
     return amount
 
 
@@ -65,23 +91,23 @@ def _record_shuffle(head, trace, cards, n, rec):
 def draw(head, pile, discard, chance, trace, rec):
     """Top card of the pile, refilling an empty pile from the discard pile shuffled with the stream
     ``chance``; -1 if both are empty. Jit-compiled."""
-    if head[G_POS] == head[G_END] and head[G_DISCARD] > 0:
-        n = head[G_DISCARD]
+    if head[HD_POS] == head[HD_END] and head[HD_DISCARD] > 0:
+        n = head[HD_DISCARD]
         for i in range(n):
             pile[i] = discard[i]
         shuffle(pile, n, chance)
         _record_shuffle(head, trace, pile, n, rec)
-        head[G_POS], head[G_END], head[G_DISCARD] = 0, n, 0
-    if head[G_POS] == head[G_END]:
+        head[HD_POS], head[HD_END], head[HD_DISCARD] = 0, n, 0
+    if head[HD_POS] == head[HD_END]:
         return -1
-    head[G_POS] += 1
-    return pile[head[G_POS] - 1]
+    head[HD_POS] += 1
+    return pile[head[HD_POS] - 1]
 
 
 @nb.njit(cache=True, _nrt=False)
 def _egg(p, card, seat, eggs_on, view):
     """Seat ``p`` places an egg (on ``card``, or on a community card if ``card`` is -1). Jit-compiled."""
-    seat[p, S_PLACED] += 1
+    seat[p, SC_PLACED] += 1
     view[OBS_PLACED + p] += 1
     if card >= 0:
         eggs_on[card] += 1
@@ -183,7 +209,7 @@ def deal(state, arrays, trace, rec):
     bonus_n[:] = 0
     seat[:, :] = 0
     comm_done[:] = 0
-    head[G_SUPPLY] = rules[R_SUPPLY]
+    head[HD_SUPPLY] = rules[R_SUPPLY]
     for i in range(OBS_PLACED, OBS_OWNER):
         view[i] = 0
     for card in range(N_CARDS):
@@ -211,7 +237,7 @@ def deal(state, arrays, trace, rec):
     m += aside
     shuffle(pile, m, chance)
     _record_shuffle(head, trace, pile, m, rec)
-    head[G_POS], head[G_END] = 0, m
+    head[HD_POS], head[HD_END] = 0, m
 
     n_pool = pool.shape[0]
     n_comm = rules[R_COMMUNITY_N]
@@ -230,11 +256,11 @@ def deal(state, arrays, trace, rec):
         market[s] = draw(head, pile, discard, chance, trace, rec)
         mcoins[s] = rules[R_MARKET_COIN]
     for p in range(players):
-        seat[p, S_COINS] = rules[R_START_COINS + p]
+        seat[p, SC_COINS] = rules[R_START_COINS + p]
     for card in range(N_CARDS):
         p = view[OBS_OWNER + card]
         if p >= 0:
-            _mark_kind(seat, p, S_DEALT, rules[R_CARD_KIND + card])
+            _mark_kind(seat, p, SC_DEALT, rules[R_CARD_KIND + card])
             _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
     for p in range(players):
         _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
@@ -251,13 +277,13 @@ def legal_turn_actions(p, head, market, seat, actions):
     for s in range(MARKET):
         if market[s] >= 0:
             in_market += 1
-    coins = seat[p, S_COINS]
+    coins = seat[p, SC_COINS]
     n = 0
     for s in range(MARKET):
         if market[s] >= 0 and coins >= in_market - 1:
             actions[n] = s
             n += 1
-    if head[G_END] - head[G_POS] + head[G_DISCARD] > 0 and coins >= in_market:
+    if head[HD_END] - head[HD_POS] + head[HD_DISCARD] > 0 and coins >= in_market:
         actions[n] = A_BLIND
         n += 1
     actions[n] = A_COINS
@@ -271,12 +297,12 @@ def lay_out(p, card, arrays, state):
     (head, _, _, _, _, _, _, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, _, _, _, view,
      _, _, _, _, _) = state
     _add_card(p, card, colour, number, ccount, ncount, view)
-    _mark_kind(seat, p, S_BOUGHT, rules[R_CARD_KIND + card])
+    _mark_kind(seat, p, SC_BOUGHT, rules[R_CARD_KIND + card])
     if colour[card] == BLACK:
         for i in range(bonus_n[p]):
             b = bonus[p, i]
             if eggs_on[b] < rules[R_BONUS_BLACKS]:
-                seat[p, S_COINS] += from_supply(head, rules[R_BONUS_COINS])
+                seat[p, SC_COINS] += from_supply(head, rules[R_BONUS_COINS])
                 _egg(p, b, seat, eggs_on, view)
     _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
 
@@ -285,10 +311,10 @@ def lay_out(p, card, arrays, state):
 def pay_for_egg(p, card, arrays, state):
     """Seat ``p`` pays the pay card ``card``'s price back to the supply and places its egg. Jit-compiled."""
     price = arrays[2][card, 1]
-    seat = state[SEAT]
-    seat[p, S_COINS] -= price
-    state[0][G_SUPPLY] += price
-    _egg(p, card, seat, state[EGGS_ON], state[VIEW])
+    seat = state[ST_SEAT]
+    seat[p, SC_COINS] -= price
+    state[ST_HEAD][HD_SUPPLY] += price
+    _egg(p, card, seat, state[ST_EGGS_ON], state[ST_VIEW])
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -301,6 +327,6 @@ def finish_purchase(p, arrays, state, trace, rec):
     _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
     _check_community(p, rules[R_PLAYERS], comm, comm_done, rules[R_COMMUNITY_N], ccount, ncount, rules, seat,
                      eggs_on, view)
-    action = head[G_ACTION]
+    action = head[HD_ACTION]
     if action != A_BLIND:
         market[action] = draw(head, pile, discard, rngs[0], trace, rec)

@@ -25,7 +25,7 @@ GAME = Game(
     reference=reference.replay,
     max_actions=layout.MAX_ACTIONS,
     max_keys=layout.MAX_KEYS,
-    game_entries=engine.DECK,  # the state entries from DECK on are per-thread buffers
+    game_entries=engine.GAME_SLOTS,  # the state's slots from here on are per-thread buffers
     allocation_free=True,
     # where the search's horizon 1 stops a rollout (engine.horizon_mark)
     evaluation_point="the end of the deal: once it is scored, the standing is the game totals so far",

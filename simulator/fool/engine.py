@@ -28,96 +28,91 @@ from simulator.core import leaders
 from simulator.core.cards import fresh_deck
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, uniform
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, copy_1d, copy_2d, illegal
+from simulator.core.slots import Slots
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, HEAD, ST_HEAD, ST_RNGS, illegal
 from simulator.fool.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
 from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALUE, OBS_COLOURS, OBS_COUNT, OBS_DEAL,
                                    OBS_DISCS, OBS_EMPTY_HAND, OBS_LEAD, OBS_LEADER, OBS_LOSS_LIMIT, OBS_MINE,
                                    OBS_PASSING, OBS_PLAYED, OBS_PLAYERS, OBS_SEAT, OBS_TALLIES, OBS_TALLY_LIMIT,
-                                   OBS_TO_PLAY, OBS_TOTAL, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT,
-                                   OBS_TRICK_VALUE, OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS,
-                                   R_EMPTY_HAND, R_HAND, R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT,
-                                   R_WILD_PENALTY, WILD_VALUE)
+                                   OBS_TOTAL, OBS_TO_PLAY, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT, OBS_TRICK_VALUE,
+                                   OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND, R_HAND,
+                                   R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT, R_WILD_PENALTY, WILD_VALUE)
 
 # tricks won, +10 scores, times befooled; wild "1"s and colour tops (the highest card of a colour) in the seat's
 # opening hand (the first deal's), wild "1"s it played in the whole game
 SEAT_COLUMNS = ("tricks", "tallies", "fooled", "wilds_dealt", "tops_dealt", "wilds_played")
 # deals, tricks in the whole game, lead changes, 1 if the game ended by the rules (0: stopped by max_deals)
 GAME_COLUMNS = ("rounds", "tricks_played", "lead_changes", "finished", *leaders.COLUMNS)  # leaders: the game loop
-S_TRICKS, S_TALLIES, S_FOOLED, S_WILDS_DEALT, S_TOPS_DEALT, S_WILDS_PLAYED = range(6)
+SC_TRICKS, SC_TALLIES, SC_FOOLED, SC_WILDS_DEALT, SC_TOPS_DEALT, SC_WILDS_PLAYED = range(6)
+GC_ROUNDS, GC_TRICKS_PLAYED, GC_LEAD_CHANGES, GC_FINISHED = range(4)
 _ONE = np.int64(1)
 _TAKEN = np.int64(1) << 40   # added to the key of a card that already took a disc
 
-# The state tuple. The game: the head and streams (simulator.core.state), then
-(HAND_C, HAND_V, HAND_N, MASKS, UNPLAYED, T_SEAT, T_COLOUR, T_VALUE, FOOLED, VOIDS, TOTALS, STATS, OBS,
- # then per-thread buffers that copy_state leaves alone:
- DECK, POINTS, FULL, TOPS, OPT_COLOUR, OPT_VALUE, OPT_POS, RNG, PAR, POOL_C, POOL_V, ORDER, BOUND) = range(2, 28)
-# HAND_C, HAND_V: [players, hand] colours and values of the hands (first HAND_N[p] cards held)
-# MASKS: [players, MAX_COLOURS + 1] the hands as masks ([0] wilds, [c] value mask)
-# UNPLAYED: the cards of the deal not yet played, as masks; T_*: the cards of the trick so far
-# FULL: the deck as masks ([0] wilds, [c] value mask); TOPS: [c] the bit of colour c's highest card (0: none)
-# FOOLED: 1 if the seat holds a disc; VOIDS: bit c set once the seat has shown it holds no colour c
-# TOTALS: game totals; STATS: [players, len(SEAT_COLUMNS)] the seat columns; OBS: the observation, its public fields
-#   kept current by reset and apply (choose adds the seat's own: observe_seat)
+# Head fields of the game (after the common ones)
+(HD_START, HD_DEAL, HD_TALLIES, HD_TRICKS, HD_LEADER_ALONE, HD_LEAD_CHANGES, HD_COUNT_AT, HD_LEADER, HD_TRICK, HD_LEAD,
+ HD_PLAYED, HD_STEP, HD_OVER, HD_ACTIVE) = range(HEAD, HEAD + 14)
+N_HEAD = HEAD + 14
+# HD_START: start seat of the deal; HD_DEAL: deals begun; HD_TALLIES: tallies so far; HD_TRICKS: tricks completed;
+# HD_LEADER_ALONE: the last seat to lead the totals alone after a deal (-1: none); HD_COUNT_AT: trace index of
+# the deal's card count; HD_LEADER: leader of the trick; HD_TRICK: tricks of the deal completed; HD_LEAD: lead
+# colour (0: none yet); HD_PLAYED: cards in the trick; HD_STEP: place of the seat to move in the trick's
+# clockwise order from the leader; HD_OVER: 1 once a hand is empty in this trick; HD_ACTIVE: seats not passing
 
-# Head slots of the game (after the common ones)
-(G_START, G_DEAL, G_TALLIES, G_TRICKS, G_LEADER_ALONE, G_LEAD_CHANGES, G_COUNT_AT, G_LEADER, G_TRICK, G_LEAD,
- G_PLAYED, G_STEP, G_OVER, G_ACTIVE, G_SIZE) = range(HEAD, HEAD + 15)
-# G_START: start seat of the deal; G_DEAL: deals begun; G_TALLIES: tallies so far; G_TRICKS: tricks completed;
-# G_LEADER_ALONE: the last seat to lead the totals alone after a deal (-1: none); G_COUNT_AT: trace index of
-# the deal's card count; G_LEADER: leader of the trick; G_TRICK: tricks of the deal completed; G_LEAD: lead
-# colour (0: none yet); G_PLAYED: cards in the trick; G_STEP: place of the seat to move in the trick's
-# clockwise order from the leader; G_OVER: 1 once a hand is empty in this trick; G_ACTIVE: seats not passing
+# The state (simulator.core.slots): the head and streams (simulator.core.state), then the game
+STATE = Slots(N_HEAD, "cards", "players", "hand", "params")
+ST_HAND_C = STATE.slot(np.int64, ("players", "hand"))        # colours of the hands (first ST_HAND_N[p] cards held)
+ST_HAND_V = STATE.slot(np.int64, ("players", "hand"))        # their values
+ST_HAND_N = STATE.slot(np.int64, "players")                  # hand sizes
+ST_MASKS = STATE.slot(np.int64, ("players", MAX_COLOURS + 1))  # the hands as masks ([0] wilds, [c] value mask)
+ST_UNPLAYED = STATE.slot(np.int64, MAX_COLOURS + 1)          # the cards of the deal not yet played, as masks
+ST_TRICK_SEAT = STATE.slot(np.int64, MAX_PLAYERS)            # the cards of the trick so far: their seats,
+ST_TRICK_COLOUR = STATE.slot(np.int64, MAX_PLAYERS)          # colours
+ST_TRICK_VALUE = STATE.slot(np.int64, MAX_PLAYERS)           # and values
+ST_FOOLED = STATE.slot(np.int64, "players")                  # 1 if the seat holds a disc
+ST_VOIDS = STATE.slot(np.int64, "players")                   # bit c set once the seat has shown it holds no colour c
+ST_TOTALS = STATE.slot(np.int64, "players")                  # game totals
+ST_STATS = STATE.slot(np.int64, ("players", len(SEAT_COLUMNS)))  # the seat columns
+ST_OBS = STATE.slot(np.int64, OBS_SIZE)   # the observation, its public fields kept current by reset and apply
+                                          # (choose adds the seat's own: observe_seat)
+GAME_SLOTS = STATE.end_of_game()          # then per-thread buffers that copy_state leaves alone:
+ST_DECK = STATE.slot(np.int64, "cards")
+ST_POINTS = STATE.slot(np.int64, "players")
+ST_FULL = STATE.slot(np.int64, MAX_COLOURS + 1)              # the deck as masks ([0] wilds, [c] value mask)
+ST_TOPS = STATE.slot(np.int64, MAX_COLOURS + 1)              # [c] the bit of colour c's highest card (0: none)
+ST_OPT_COLOUR = STATE.slot(np.int64, "hand")
+ST_OPT_VALUE = STATE.slot(np.int64, "hand")
+ST_OPT_POS = STATE.slot(np.int64, "hand")
+ST_RNG = STATE.slot(np.uint64, 4)                            # the deciding seat's stream
+ST_PAR = STATE.slot(np.float64, "params")                    # the deciding seat's parameters
+ST_POOL_C = STATE.slot(np.int64, "cards")                    # determinize's hidden cards
+ST_POOL_V = STATE.slot(np.int64, "cards")
+ST_ORDER = STATE.slot(np.int64, "players")                   # determinize's seat order
+ST_BOUND = STATE.slot(np.int64, "players")                   # determinize's acceptance bounds
+_allocate = STATE.allocator()
+_copy_game = STATE.copier()
 
 
 @nb.njit(cache=True)
 def new_state(arrays, params):
-    """Allocate one thread's state (the only allocation). Jit-compiled."""
+    """Allocate one thread's state (the slots of ``STATE`` above; the only allocation). Jit-compiled."""
     card_colour, card_value, rules = arrays
     players = rules[R_PLAYERS]
     hand = rules[R_HAND]
     n_cards = card_colour.size
-    full = np.zeros(MAX_COLOURS + 1, np.int64)     # the deck as masks: [0] wilds, [c] value mask
+    state = _allocate(n_cards, players, hand, params.shape[1])
+    full, tops = state[ST_FULL], state[ST_TOPS]
     for i in range(n_cards):
         if card_colour[i] == 0:
             full[0] += 1
         else:
             full[card_colour[i]] |= _ONE << card_value[i]
-    tops = np.zeros(MAX_COLOURS + 1, np.int64)
     for c in range(1, MAX_COLOURS + 1):
         for v in range(MAX_VALUE, 0, -1):
             if (full[c] >> v) & 1:
                 tops[c] = _ONE << v
                 break
-    head = np.zeros(G_SIZE, np.int64)
-    head[H_TO_MOVE] = -1
-    return (head,
-            np.zeros((players + 1, 4), np.uint64),            # random streams: chance, then one per seat
-            np.zeros((players, hand), np.int64),              # HAND_C
-            np.zeros((players, hand), np.int64),              # HAND_V
-            np.zeros(players, np.int64),                      # HAND_N
-            np.zeros((players, MAX_COLOURS + 1), np.int64),   # MASKS
-            np.zeros(MAX_COLOURS + 1, np.int64),              # UNPLAYED
-            np.zeros(MAX_PLAYERS, np.int64),                  # T_SEAT
-            np.zeros(MAX_PLAYERS, np.int64),                  # T_COLOUR
-            np.zeros(MAX_PLAYERS, np.int64),                  # T_VALUE
-            np.zeros(players, np.int64),                      # FOOLED
-            np.zeros(players, np.int64),                      # VOIDS
-            np.zeros(players, np.int64),                      # TOTALS
-            np.zeros((players, len(SEAT_COLUMNS)), np.int64),  # STATS
-            np.zeros(OBS_SIZE, np.int64),                     # OBS
-            np.zeros(n_cards, np.int64),                      # DECK
-            np.zeros(players, np.int64),                      # POINTS
-            full,                                             # FULL
-            tops,                                             # TOPS
-            np.zeros(hand, np.int64),                         # OPT_COLOUR
-            np.zeros(hand, np.int64),                         # OPT_VALUE
-            np.zeros(hand, np.int64),                         # OPT_POS
-            np.zeros(4, np.uint64),                           # RNG: the deciding seat's stream
-            np.zeros(params.shape[1], np.float64),            # PAR: the deciding seat's parameters
-            np.zeros(n_cards, np.int64),                      # POOL_C: determinize's hidden cards
-            np.zeros(n_cards, np.int64),                      # POOL_V
-            np.zeros(players, np.int64),                      # ORDER: determinize's seat order
-            np.zeros(players, np.int64))                      # BOUND: determinize's acceptance bounds
+    state[ST_HEAD][H_TO_MOVE] = -1
+    return state
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -199,17 +194,17 @@ def next_start(points, previous):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def start_trick(state, arrays):
     """Open a trick led by the head's leader (never a passing seat); the leader is to move. Jit-compiled."""
-    head, fooled, obs = state[0], state[FOOLED], state[OBS]
+    head, fooled, obs = state[ST_HEAD], state[ST_FOOLED], state[ST_OBS]
     active = fooled.size
     for p in range(fooled.size):
         active -= fooled[p]
-    head[G_ACTIVE] = active
-    head[G_LEAD] = 0
-    head[G_PLAYED] = 0
-    head[G_STEP] = 0
-    head[H_TO_MOVE] = head[G_LEADER]
-    obs[OBS_TRICK] = head[G_TRICK]
-    obs[OBS_LEADER] = head[G_LEADER]
+    head[HD_ACTIVE] = active
+    head[HD_LEAD] = 0
+    head[HD_PLAYED] = 0
+    head[HD_STEP] = 0
+    head[H_TO_MOVE] = head[HD_LEADER]
+    obs[OBS_TRICK] = head[HD_TRICK]
+    obs[OBS_LEADER] = head[HD_LEADER]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -217,45 +212,45 @@ def count_opening_hands(masks, tops, stats):
     """Write each seat's wild "1"s and colour tops (``tops``: the highest card of each colour in play, as a
     bit) of the opening hand into its seat columns. Jit-compiled."""
     for p in range(masks.shape[0]):
-        stats[p, S_WILDS_DEALT] = masks[p, 0]
+        stats[p, SC_WILDS_DEALT] = masks[p, 0]
         held = 0
         for c in range(1, tops.size):
             held += 1 if masks[p, c] & tops[c] else 0
-        stats[p, S_TOPS_DEALT] = held
+        stats[p, SC_TOPS_DEALT] = held
 
 
 @nb.njit(cache=True, _nrt=False)
 def start_deal(state, arrays, trace, record):
     """Shuffle with the chance stream, deal, and open the deal's first trick. Jit-compiled."""
     card_colour, card_value, rules = arrays
-    head, rngs, obs, totals = state[0], state[1], state[OBS], state[TOTALS]
-    deck = state[DECK]
+    head, rngs, obs, totals = state[ST_HEAD], state[ST_RNGS], state[ST_OBS], state[ST_TOTALS]
+    deck = state[ST_DECK]
     players = rules[R_PLAYERS]
     size = rules[R_HAND]
     fresh_deck(deck, rules[R_CARDS], rngs[0])
-    deal_hands(deck, state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[FULL], state[UNPLAYED],
-               card_colour, card_value)
-    if head[G_DEAL] == 0:
-        count_opening_hands(state[MASKS], state[TOPS], state[STATS])
-    state[FOOLED][:] = 0
-    state[VOIDS][:] = 0
+    deal_hands(deck, state[ST_HAND_C], state[ST_HAND_V], state[ST_HAND_N], state[ST_MASKS], state[ST_FULL],
+               state[ST_UNPLAYED], card_colour, card_value)
+    if head[HD_DEAL] == 0:
+        count_opening_hands(state[ST_MASKS], state[ST_TOPS], state[ST_STATS])
+    state[ST_FOOLED][:] = 0
+    state[ST_VOIDS][:] = 0
     for p in range(players):
         obs[OBS_COUNT + p] = size
         obs[OBS_PASSING + p] = 0
         obs[OBS_TOTAL + p] = totals[p]
-    obs[OBS_DEAL] = head[G_DEAL]
-    obs[OBS_TALLIES] = head[G_TALLIES]
+    obs[OBS_DEAL] = head[HD_DEAL]
+    obs[OBS_TALLIES] = head[HD_TALLIES]
     if record:
         t = head[H_TRACE]
-        trace[t] = head[G_START]
+        trace[t] = head[HD_START]
         for i in range(players * size):
             trace[t + 1 + i] = 100 * card_colour[deck[i]] + card_value[deck[i]]
-        head[G_COUNT_AT] = t + 1 + players * size
-        head[H_TRACE] = head[G_COUNT_AT] + 1
-    head[G_DEAL] += 1
-    head[G_LEADER] = head[G_START]
-    head[G_TRICK] = 0
-    head[G_OVER] = 0
+        head[HD_COUNT_AT] = t + 1 + players * size
+        head[H_TRACE] = head[HD_COUNT_AT] + 1
+    head[HD_DEAL] += 1
+    head[HD_LEADER] = head[HD_START]
+    head[HD_TRICK] = 0
+    head[HD_OVER] = 0
     start_trick(state, arrays)
 
 
@@ -266,17 +261,17 @@ def reset(state, arrays, seed, game, trace, record):
     With ``record`` the trace (see the module docstring) is written to ``trace``.
     """
     rules = arrays[2]
-    head, obs = state[0], state[OBS]
-    seed_game(state[1], seed, game)
-    state[TOTALS][:] = 0
-    state[STATS][:, :] = 0
-    state[T_SEAT][:] = 0
-    state[T_COLOUR][:] = 0
-    state[T_VALUE][:] = 0
+    head, obs = state[ST_HEAD], state[ST_OBS]
+    seed_game(state[ST_RNGS], seed, game)
+    state[ST_TOTALS][:] = 0
+    state[ST_STATS][:, :] = 0
+    state[ST_TRICK_SEAT][:] = 0
+    state[ST_TRICK_COLOUR][:] = 0
+    state[ST_TRICK_VALUE][:] = 0
     head[:] = 0
     head[H_KIND] = KIND_PLAY
     head[H_TRACE] = 1 if record else 0
-    head[G_LEADER_ALONE] = -1
+    head[HD_LEADER_ALONE] = -1
     obs[:] = 0
     obs[OBS_PLAYERS] = rules[R_PLAYERS]
     obs[OBS_COLOURS] = rules[R_COLOURS]
@@ -294,10 +289,10 @@ def list_options(state, seat, opt_colour, opt_value, opt_pos):
 
     With a lead colour in hand: that colour and wilds; else any card.
     """
-    hand_c, hand_v, lead = state[HAND_C], state[HAND_V], state[0][G_LEAD]
-    free = np.int64(lead == 0 or state[MASKS][seat, lead] == 0)
+    hand_c, hand_v, lead = state[ST_HAND_C], state[ST_HAND_V], state[ST_HEAD][HD_LEAD]
+    free = np.int64(lead == 0 or state[ST_MASKS][seat, lead] == 0)
     k = 0
-    for j in range(state[HAND_N][seat]):
+    for j in range(state[ST_HAND_N][seat]):
         # written every time, kept when legal: no unpredictable branch
         c = hand_c[seat, j]
         opt_colour[k] = c
@@ -313,8 +308,8 @@ def legal_actions(state, arrays, actions):
 
     Jit-compiled; uses the state's option buffers.
     """
-    n = list_options(state, state[0][H_TO_MOVE], state[OPT_COLOUR], state[OPT_VALUE], state[OPT_POS])
-    opt_pos = state[OPT_POS]
+    n = list_options(state, state[ST_HEAD][H_TO_MOVE], state[ST_OPT_COLOUR], state[ST_OPT_VALUE], state[ST_OPT_POS])
+    opt_pos = state[ST_OPT_POS]
     for k in range(n):
         actions[k] = opt_pos[k]
     return n
@@ -324,8 +319,8 @@ def legal_actions(state, arrays, actions):
 def move_key(state, arrays, action):
     """The card that playing hand position ``action`` puts in the trick, ``colour * (MAX_VALUE + 1) + value``
     (``layout``, "Move keys"). Jit-compiled."""
-    p = state[0][H_TO_MOVE]
-    return state[HAND_C][p, action] * (MAX_VALUE + 1) + state[HAND_V][p, action]
+    p = state[ST_HEAD][H_TO_MOVE]
+    return state[ST_HAND_C][p, action] * (MAX_VALUE + 1) + state[ST_HAND_V][p, action]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -335,11 +330,11 @@ def observe_seat(state, arrays, seat, obs):
     The other fields of ``obs`` must already be the state's (as in the
     state's own observation buffer, which ``reset`` and ``apply`` keep current).
     """
-    head, masks, unplayed = state[0], state[MASKS], state[UNPLAYED]
+    head, masks, unplayed = state[ST_HEAD], state[ST_MASKS], state[ST_UNPLAYED]
     obs[OBS_SEAT] = seat
-    obs[OBS_LEAD] = head[G_LEAD]
-    obs[OBS_PLAYED] = head[G_PLAYED]
-    obs[OBS_TO_PLAY] = head[G_ACTIVE] - head[G_PLAYED] - 1
+    obs[OBS_LEAD] = head[HD_LEAD]
+    obs[OBS_PLAYED] = head[HD_PLAYED]
+    obs[OBS_TO_PLAY] = head[HD_ACTIVE] - head[HD_PLAYED] - 1
     obs[OBS_MINE] = masks[seat, 0]
     obs[OBS_UNSEEN] = unplayed[0] - masks[seat, 0]
     for c in range(1, arrays[2][R_COLOURS] + 1):
@@ -354,7 +349,7 @@ def observe(state, arrays, seat, obs):
     The seat-dependent fields are ``seat``'s; ``OBS_LEAD``, ``OBS_PLAYED`` and
     ``OBS_TO_PLAY`` describe the trick as it waits for the seat to move.
     """
-    own = state[OBS]
+    own = state[ST_OBS]
     for i in range(OBS_SIZE):
         obs[i] = own[i]
     observe_seat(state, arrays, seat, obs)
@@ -367,11 +362,11 @@ def choose(state, arrays, sids, params):
     observation (``observe_seat`` on the state's own observation buffer),
     and calls the bound global ``decide``.
     """
-    p = state[0][H_TO_MOVE]
-    opt_colour, opt_value, opt_pos, obs = state[OPT_COLOUR], state[OPT_VALUE], state[OPT_POS], state[OBS]
+    p = state[ST_HEAD][H_TO_MOVE]
+    opt_colour, opt_value, opt_pos, obs = state[ST_OPT_COLOUR], state[ST_OPT_VALUE], state[ST_OPT_POS], state[ST_OBS]
     k = list_options(state, p, opt_colour, opt_value, opt_pos)
     observe_seat(state, arrays, p, obs)
-    choice = decide(sids[p], p, state[1], params, state[RNG], state[PAR], opt_colour, opt_value, k, obs)  # noqa: F821
+    choice = decide(sids[p], p, state[ST_RNGS], params, state[ST_RNG], state[ST_PAR], opt_colour, opt_value, k, obs)  # noqa: F821
     if choice < 0 or choice >= k:
         return illegal(state, choice)
     return opt_pos[choice]
@@ -384,9 +379,10 @@ def end_trick(state, arrays):
     The trick is resolved without branches on the cards: that was measured
     about twice as fast as helpers taking the trick arrays.
     """
-    head, t_seat, t_colour, t_value = state[0], state[T_SEAT], state[T_COLOUR], state[T_VALUE]
-    fooled, stats, obs = state[FOOLED], state[STATS], state[OBS]
-    n, lead = head[G_PLAYED], head[G_LEAD]
+    head, t_seat = state[ST_HEAD], state[ST_TRICK_SEAT]
+    t_colour, t_value = state[ST_TRICK_COLOUR], state[ST_TRICK_VALUE]
+    fooled, stats, obs = state[ST_FOOLED], state[ST_STATS], state[ST_OBS]
+    n, lead = head[HD_PLAYED], head[HD_LEAD]
     # Winner: the highest lead-colour card; the first player if only wilds were played.
     winner = t_seat[0]
     best = 0
@@ -405,29 +401,29 @@ def end_trick(state, arrays):
         i = trick_place(worst)
         taken |= 1 << i
         fooled[t_seat[i]] = 1
-    stats[winner, S_TRICKS] += 1
+    stats[winner, SC_TRICKS] += 1
     for p in range(fooled.size):
-        stats[p, S_FOOLED] += fooled[p]
+        stats[p, SC_FOOLED] += fooled[p]
         obs[OBS_PASSING + p] = fooled[p]
-    head[G_LEADER] = winner
-    head[G_TRICK] += 1
-    head[G_TRICKS] += 1
+    head[HD_LEADER] = winner
+    head[HD_TRICK] += 1
+    head[HD_TRICKS] += 1
 
 
 @nb.njit(cache=True, _nrt=False)
 def end_deal(state, arrays, trace, record):
     """Score the deal; then end the game (by its rules or the cap) or deal the next one. Jit-compiled."""
     rules = arrays[2]
-    head, hand_n, fooled, totals, stats, points = (state[0], state[HAND_N], state[FOOLED], state[TOTALS],
-                                                   state[STATS], state[POINTS])
+    head, hand_n, fooled, totals, stats, points = (state[ST_HEAD], state[ST_HAND_N], state[ST_FOOLED], state[ST_TOTALS],
+                                                   state[ST_STATS], state[ST_POINTS])
     players = hand_n.size
-    head[G_TALLIES] += deal_points(state[HAND_C], state[HAND_V], hand_n, fooled, rules[R_EMPTY_HAND],
+    head[HD_TALLIES] += deal_points(state[ST_HAND_C], state[ST_HAND_V], hand_n, fooled, rules[R_EMPTY_HAND],
                                    rules[R_WILD_PENALTY], points)
     lowest = 0
     for p in range(players):
         totals[p] += points[p]
         if hand_n[p] == 0 and not fooled[p]:
-            stats[p, S_TALLIES] += 1
+            stats[p, SC_TALLIES] += 1
         lowest = min(lowest, totals[p])
     best, top = 0, 0
     for p in range(players):
@@ -436,18 +432,18 @@ def end_deal(state, arrays, trace, record):
         elif totals[p] == totals[best]:
             top += 1
     if top == 1:
-        head[G_LEAD_CHANGES] += 1 if head[G_LEADER_ALONE] >= 0 and best != head[G_LEADER_ALONE] else 0
-        head[G_LEADER_ALONE] = best
+        head[HD_LEAD_CHANGES] += 1 if head[HD_LEADER_ALONE] >= 0 and best != head[HD_LEADER_ALONE] else 0
+        head[HD_LEADER_ALONE] = best
     if record:
-        trace[head[G_COUNT_AT]] = head[H_TRACE] - head[G_COUNT_AT] - 1
-    ended = lowest <= -rules[R_LOSS_LIMIT] or head[G_TALLIES] >= rules[R_TALLY_LIMIT]
-    if ended or head[G_DEAL] >= rules[R_MAX_DEALS]:
+        trace[head[HD_COUNT_AT]] = head[H_TRACE] - head[HD_COUNT_AT] - 1
+    ended = lowest <= -rules[R_LOSS_LIMIT] or head[HD_TALLIES] >= rules[R_TALLY_LIMIT]
+    if ended or head[HD_DEAL] >= rules[R_MAX_DEALS]:
         head[H_TO_MOVE] = -1
         head[H_FINISHED] = 1 if ended else 0
         if record:
-            trace[0] = head[G_DEAL]
+            trace[0] = head[HD_DEAL]
         return
-    head[G_START] = next_start(points, head[G_START])
+    head[HD_START] = next_start(points, head[HD_START])
     start_deal(state, arrays, trace, record)
 
 
@@ -459,53 +455,53 @@ def apply(state, arrays, action, trace, record):
     trick, and after the deal's last trick the deal, is scored and the next
     one opened (or the game ends).
     """
-    head, hand_c, hand_v, hand_n, masks, unplayed = (state[0], state[HAND_C], state[HAND_V], state[HAND_N],
-                                                     state[MASKS], state[UNPLAYED])
-    fooled, obs = state[FOOLED], state[OBS]
+    head, hand_c, hand_v, hand_n = state[ST_HEAD], state[ST_HAND_C], state[ST_HAND_V], state[ST_HAND_N]
+    masks, unplayed = state[ST_MASKS], state[ST_UNPLAYED]
+    fooled, obs = state[ST_FOOLED], state[ST_OBS]
     players = hand_n.size
     p = head[H_TO_MOVE]
     j = action
     c = hand_c[p, j]
     v = hand_v[p, j]
-    lead = head[G_LEAD]
-    n = head[G_PLAYED]
+    lead = head[HD_LEAD]
+    n = head[HD_PLAYED]
     hand_n[p] -= 1
     hand_c[p, j] = hand_c[p, hand_n[p]]
     hand_v[p, j] = hand_v[p, hand_n[p]]
     if c == 0:
         masks[p, 0] -= 1
         unplayed[0] -= 1
-        state[STATS][p, S_WILDS_PLAYED] += 1
+        state[ST_STATS][p, SC_WILDS_PLAYED] += 1
     else:
         masks[p, c] &= ~(_ONE << v)
         unplayed[c] &= ~(_ONE << v)
         if lead == 0:
-            head[G_LEAD] = c
+            head[HD_LEAD] = c
         elif c != lead:
-            state[VOIDS][p] |= _ONE << lead     # shed: holds no card of the lead colour
-    state[T_SEAT][n] = p
-    state[T_COLOUR][n] = c
-    state[T_VALUE][n] = v
+            state[ST_VOIDS][p] |= _ONE << lead     # shed: holds no card of the lead colour
+    state[ST_TRICK_SEAT][n] = p
+    state[ST_TRICK_COLOUR][n] = c
+    state[ST_TRICK_VALUE][n] = v
     obs[OBS_TRICK_COLOUR + n] = c
     obs[OBS_TRICK_VALUE + n] = v
     obs[OBS_TRICK_SEAT + n] = p
     obs[OBS_COUNT + p] = hand_n[p]
-    head[G_PLAYED] = n + 1
+    head[HD_PLAYED] = n + 1
     if hand_n[p] == 0:
-        head[G_OVER] = 1
+        head[HD_OVER] = 1
     if record:
         trace[head[H_TRACE]] = 100 * c + v
         head[H_TRACE] += 1
-    step = head[G_STEP] + 1
-    leader = head[G_LEADER]
+    step = head[HD_STEP] + 1
+    leader = head[HD_LEADER]
     while step < players and fooled[(leader + step) % players]:
         step += 1
     if step < players:
-        head[G_STEP] = step
+        head[HD_STEP] = step
         head[H_TO_MOVE] = (leader + step) % players
         return
     end_trick(state, arrays)
-    if head[G_OVER]:
+    if head[HD_OVER]:
         end_deal(state, arrays, trace, record)
     else:
         start_trick(state, arrays)
@@ -515,7 +511,7 @@ def apply(state, arrays, action, trace, record):
 def standing(state, arrays, standing):
     """The standing ``result`` writes (the game totals), alone: what the game loop records a deal's leader
     from. Jit-compiled."""
-    totals = state[TOTALS]
+    totals = state[ST_TOTALS]
     for p in range(totals.size):
         standing[p] = totals[p]
 
@@ -523,36 +519,22 @@ def standing(state, arrays, standing):
 @nb.njit(cache=True, _nrt=False)
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Write the final totals (``standing`` = totals), the seat columns and the game columns. Jit-compiled."""
-    head, totals, stats = state[0], state[TOTALS], state[STATS]
+    head, totals, stats = state[ST_HEAD], state[ST_TOTALS], state[ST_STATS]
     for p in range(totals.size):
         scores[p] = totals[p]
         standing[p] = totals[p]
         for k in range(stats.shape[1]):
             seat_stats[p, k] = stats[p, k]
-    game_stats[0] = head[G_DEAL]
-    game_stats[1] = head[G_TRICKS]
-    game_stats[2] = head[G_LEAD_CHANGES]
-    game_stats[3] = head[H_FINISHED]
+    game_stats[GC_ROUNDS] = head[HD_DEAL]
+    game_stats[GC_TRICKS_PLAYED] = head[HD_TRICKS]
+    game_stats[GC_LEAD_CHANGES] = head[HD_LEAD_CHANGES]
+    game_stats[GC_FINISHED] = head[H_FINISHED]
 
 
 @nb.njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the game of ``src`` (head, streams, every game array) into ``dst``, not its buffers. Jit-compiled."""
-    copy_1d(dst[0], src[0])
-    copy_2d(dst[1], src[1])
-    copy_2d(dst[HAND_C], src[HAND_C])
-    copy_2d(dst[HAND_V], src[HAND_V])
-    copy_1d(dst[HAND_N], src[HAND_N])
-    copy_2d(dst[MASKS], src[MASKS])
-    copy_1d(dst[UNPLAYED], src[UNPLAYED])
-    copy_1d(dst[T_SEAT], src[T_SEAT])
-    copy_1d(dst[T_COLOUR], src[T_COLOUR])
-    copy_1d(dst[T_VALUE], src[T_VALUE])
-    copy_1d(dst[FOOLED], src[FOOLED])
-    copy_1d(dst[VOIDS], src[VOIDS])
-    copy_1d(dst[TOTALS], src[TOTALS])
-    copy_2d(dst[STATS], src[STATS])
-    copy_1d(dst[OBS], src[OBS])
+    _copy_game(src, dst)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -584,17 +566,18 @@ def determinize(state, arrays, seat, rng):
     Every consistent deal then has the same chance per attempt. The other
     seats share the rest uniformly.
     """
-    head, rngs = state[0], state[1]
+    head, rngs = state[ST_HEAD], state[ST_RNGS]
     for k in range(4):
         rngs[0, k] = next_u64(rng)
     if head[H_TO_MOVE] < 0:
         return
-    hand_c, hand_v, hand_n, masks, voids = state[HAND_C], state[HAND_V], state[HAND_N], state[MASKS], state[VOIDS]
-    pool_c, pool_v, order, bound = state[POOL_C], state[POOL_V], state[ORDER], state[BOUND]
+    hand_c, hand_v, hand_n = state[ST_HAND_C], state[ST_HAND_V], state[ST_HAND_N]
+    masks, voids = state[ST_MASKS], state[ST_VOIDS]
+    pool_c, pool_v, order, bound = state[ST_POOL_C], state[ST_POOL_V], state[ST_ORDER], state[ST_BOUND]
     players = hand_n.size
     # the hidden cards: the deal's unplayed cards outside the seat's hand (a deal uses every card), by colour,
     # then value, so the draw depends only on which cards are hidden; ``present``: their colours, as bits
-    unplayed = state[UNPLAYED]
+    unplayed = state[ST_UNPLAYED]
     n = 0
     for _ in range(unplayed[0] - masks[seat, 0]):
         pool_c[n] = 0
@@ -689,12 +672,12 @@ def determinize(state, arrays, seat, rng):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def horizon_mark(state):
-    """The deals begun (``G_DEAL``): it changes exactly when a deal has been scored and the next dealt. Jit-compiled.
+    """The deals begun (``HD_DEAL``): it changes exactly when a deal has been scored and the next dealt. Jit-compiled.
 
     When the scoring of a deal ends the game, the game is over instead (the
     mark stays); either way ``result`` then writes the totals after that deal.
     """
-    return state[0][G_DEAL]
+    return state[ST_HEAD][HD_DEAL]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -704,5 +687,5 @@ def action_class(state, arrays, action):
     ``wild-over-lead`` (bit 0): playing a wild "1" while holding a card of the
     trick's lead colour.
     """
-    p, lead = state[0][H_TO_MOVE], state[0][G_LEAD]
-    return 1 if state[HAND_C][p, action] == 0 and lead != 0 and state[MASKS][p, lead] != 0 else 0
+    p, lead = state[ST_HEAD][H_TO_MOVE], state[ST_HEAD][HD_LEAD]
+    return 1 if state[ST_HAND_C][p, action] == 0 and lead != 0 and state[ST_MASKS][p, lead] != 0 else 0

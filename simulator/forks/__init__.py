@@ -26,7 +26,7 @@ GAME = Game(
     reference=reference.replay,
     max_actions=layout.MAX_ACTIONS,
     max_keys=layout.MAX_KEYS,
-    game_entries=layout.GAME_ENTRIES,
+    game_entries=layout.GAME_SLOTS,
     allocation_free=True,
     # where the search's horizon stops a rollout (engine.horizon_mark)
     evaluation_point=("the end of a round: once its marketing cards are revealed, the standing is the final scoring "

@@ -28,49 +28,37 @@ from simulator.core import leaders
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game, shuffle
-from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, copy_1d, copy_2d, illegal
+from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, ST_HEAD, ST_RNGS, copy_1d, illegal
 from simulator.forks.features import N_FEATURES, OBS_SIZE, SEAT_FEATURE, features  # noqa: F401 (the state API)
-from simulator.forks.layout import (H_POS, H_ROUND, HEAD_SIZE, INVEST, KEEP, MARKET, MAX_ACTIONS,
-                                    MAX_DEST, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING, OBS_MINE, OBS_PLAYERS,
-                                    OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP, R_DEST,
-                                    R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, S_DECK,
-                                    S_CANON, S_HAND, S_HAND_N, S_HIDDEN, S_MARKET, S_MINE, S_MKT, S_OBS, S_OPT_DEST,
-                                    S_OPT_VALUE, S_PAR, S_POOL, S_RNG, S_TAKEN, S_WHERE, State)
+from simulator.forks.layout import MAX_ACTIONS  # noqa: F401 (the state API: the option buffers' length)
+from simulator.forks.layout import (HD_POS, HD_ROUND, INVEST, KEEP, MARKET, OBS_DECK, OBS_DESTINATIONS, OBS_MARKETING,
+                                    OBS_MINE, OBS_PLAYERS, OBS_ROUND, OBS_ROUNDS, OBS_SEAT, OBS_TIEBREAK, OBS_TOP,
+                                    R_DEST, R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, STATE,
+                                    ST_CANON, ST_DECK, ST_HAND, ST_HAND_N, ST_HIDDEN, ST_MARKET, ST_MINE, ST_MKT,
+                                    ST_OBS, ST_OPT_DEST, ST_OPT_VALUE, ST_PAR, ST_POOL, ST_RNG, ST_TAKEN, ST_WHERE)
 
 # dealt_values, invested_values: bit v set when the seat was dealt a card of value v among its first three
 # cards (round 1), holds an invested card of value v at the end (values up to VALUE_BITS - 1 only)
 SEAT_COLUMNS = ("gained", "lost", "dealt_values", "invested_values")
+SC_GAINED, SC_LOST, SC_DEALT_VALUES, SC_INVESTED_VALUES = range(len(SEAT_COLUMNS))
 VALUE_BITS = 31  # the seat columns are int32
 GAME_COLUMNS = ("rounds", "finished", *leaders.COLUMNS)  # leaders: written by the game loop
+GC_ROUNDS, GC_FINISHED = range(2)
+
+
+_allocate = STATE.allocator()
+_copy_game = STATE.copier()
 
 
 @nb.njit(cache=True)
 def new_state(arrays, params):
-    """Allocate one state (the game and its per-thread buffers); the only allocation. Jit-compiled."""
+    """Allocate one state (the slots ``ST_*`` of ``simulator.forks.layout``: the game and its per-thread buffers);
+    the only allocation. Jit-compiled."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    players = rules[R_PLAYERS]
-    rounds = rules[R_ROUNDS]
-    n = card_dest.size
-    obs = np.zeros(OBS_SIZE, np.int64)
-    _observe_rules(arrays, obs)
-    return State(np.zeros(HEAD_SIZE, np.int64),                 # head
-                 np.zeros((players + 1, 4), np.uint64),         # random streams: chance, then one per seat
-                 np.zeros(n, np.int64),                         # S_DECK
-                 np.full((rounds, players), -1, np.int64),      # S_TAKEN
-                 np.full((rounds, players), -1, np.int64),      # S_MARKET
-                 np.zeros((players, 2 * rounds + 2), np.int64),  # S_HAND
-                 np.zeros(players, np.int64),                   # S_HAND_N
-                 np.zeros((players, MAX_DEST), np.int64),       # S_MINE
-                 np.zeros(MAX_DEST, np.int64),                  # S_MKT
-                 obs,                                           # S_OBS (the setup's part written)
-                 np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_DEST
-                 np.zeros(MAX_ACTIONS, np.int64),               # S_OPT_VALUE
-                 np.zeros(4, np.uint64),                        # S_RNG
-                 np.zeros(params.shape[1], np.float64),         # S_PAR
-                 np.zeros(n, np.int64),                         # S_HIDDEN
-                 np.zeros(n, np.int64),                         # S_POOL
-                 np.zeros(n, np.int64),                         # S_WHERE
-                 np.argsort(100 * card_dest + card_value, kind="mergesort"))  # S_CANON
+    state = _allocate(card_dest.size, rules[R_PLAYERS], rules[R_ROUNDS], params.shape[1])
+    _observe_rules(arrays, state[ST_OBS])
+    copy_1d(state[ST_CANON], np.argsort(100 * card_dest + card_value, kind="mergesort"))
+    return state
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -84,7 +72,7 @@ def _code(card, card_dest, card_value):
 def _start(state, arrays):
     """Put a dealt deck back to the first decision: empty hands, initial marketing, round 0 dealt."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head, deck, hand_n, mine, mkt = state.head, state.deck, state.hand_n, state.mine, state.mkt
+    head, deck, hand_n, mine, mkt = state[ST_HEAD], state[ST_DECK], state[ST_HAND_N], state[ST_MINE], state[ST_MKT]
     hand_n[:] = 0
     mine[:, :] = 0
     mkt[:] = 0
@@ -92,8 +80,8 @@ def _start(state, arrays):
     for _ in range(rules[R_INITIAL]):
         mkt[card_dest[deck[pos]]] += card_value[deck[pos]]
         pos += 1
-    head[H_ROUND] = 0
-    head[H_POS] = pos + 3 * rules[R_PLAYERS]
+    head[HD_ROUND] = 0
+    head[HD_POS] = pos + 3 * rules[R_PLAYERS]
     head[H_TO_MOVE] = 0
     head[H_KIND] = INVEST
     head[H_FINISHED] = 0
@@ -106,12 +94,12 @@ def reset(state, arrays, seed, game, trace, record):
     With ``record`` the trace header (card count, deck order) goes to ``trace``.
     """
     card_dest, card_value = arrays[0], arrays[1]
-    head, rngs, deck = state[0], state[1], state[S_DECK]
+    head, rngs, deck = state[ST_HEAD], state[ST_RNGS], state[ST_DECK]
     n = card_dest.size
     seed_game(rngs, seed, game)
     fresh_deck(deck, n, rngs[0])
-    state[S_TAKEN][:, :] = -1
-    state[S_MARKET][:, :] = -1
+    state[ST_TAKEN][:, :] = -1
+    state[ST_MARKET][:, :] = -1
     head[H_TRACE] = 0
     if record:
         trace[0] = n
@@ -124,19 +112,19 @@ def reset(state, arrays, seed, game, trace, record):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _dealt(state, players, seat, j):
     """Card id of the ``j``-th card dealt to ``seat`` this round."""
-    return state[S_DECK][state[0][H_POS] - 3 * players + 3 * seat + j]
+    return state[ST_DECK][state[ST_HEAD][HD_POS] - 3 * players + 3 * seat + j]
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _passed(state, players, seat, j):
     """Card id of the ``j``-th (0 or 1) card ``seat`` passed this round (dealing order)."""
-    taken = state[S_TAKEN][state[0][H_ROUND], seat]
+    taken = state[ST_TAKEN][state[ST_HEAD][HD_ROUND], seat]
     return _dealt(state, players, seat, j if j < taken else j + 1)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _invest(state, seat, card, card_dest, card_value):
-    hand, hand_n, mine = state[S_HAND], state[S_HAND_N], state[S_MINE]
+    hand, hand_n, mine = state[ST_HAND], state[ST_HAND_N], state[ST_MINE]
     hand[seat, hand_n[seat]] = card
     hand_n[seat] += 1
     mine[seat, card_dest[card]] += card_value[card]
@@ -144,14 +132,14 @@ def _invest(state, seat, card, card_dest, card_value):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _option_count(state):
-    kind = state[0][H_KIND]
-    if state[0][H_TO_MOVE] < 0:
+    kind = state[ST_HEAD][H_KIND]
+    if state[ST_HEAD][H_TO_MOVE] < 0:
         return 0
     if kind == INVEST:
         return 3
     if kind == KEEP:
         return 2
-    return state[S_HAND_N][state[0][H_TO_MOVE]]
+    return state[ST_HAND_N][state[ST_HEAD][H_TO_MOVE]]
 
 
 @nb.njit(cache=True, _nrt=False, inline=VERBS)
@@ -172,13 +160,13 @@ def move_key(state, arrays, action):
     (``MARKET``), as its code ``100 * destination + value`` (``layout``, "Move keys"). Jit-compiled."""
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
-    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
+    p, kind = state[ST_HEAD][H_TO_MOVE], state[ST_HEAD][H_KIND]
     if kind == INVEST:
         card = _dealt(state, players, p, action)
     elif kind == KEEP:
         card = _passed(state, players, (p - 1 + players) % players, action)
     else:
-        card = state[S_HAND][p, action]
+        card = state[ST_HAND][p, action]
     return _code(card, card_dest, card_value)
 
 
@@ -187,10 +175,10 @@ def _options(state, arrays, opt_dest, opt_value):
     """Write the pending decision's options (destination, value) in action order; return their count."""
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
-    head, deck, hand = state[0], state[S_DECK], state[S_HAND]
+    head, deck, hand = state[ST_HEAD], state[ST_DECK], state[ST_HAND]
     p, kind = head[H_TO_MOVE], head[H_KIND]
     n = _option_count(state)
-    dealt = head[H_POS] - 3 * players  # this round's first dealt card
+    dealt = head[HD_POS] - 3 * players  # this round's first dealt card
     if kind == INVEST:
         for j in range(3):
             opt_dest[j] = card_dest[deck[dealt + 3 * p + j]]
@@ -222,12 +210,12 @@ def _observe_rules(arrays, obs):
 @nb.njit(cache=True, _nrt=False, inline="always")
 def _observe_turn(state, arrays, seat, obs):
     """Write the parts of ``seat``'s observation that change during a game."""
-    head, mine, mkt = state[0], state[S_MINE], state[S_MKT]
+    head, mine, mkt = state[ST_HEAD], state[ST_MINE], state[ST_MKT]
     for d in range(arrays[3][R_DEST]):
         obs[OBS_MARKETING + d] = mkt[d]
         obs[OBS_MINE + d] = mine[seat, d]
-    obs[OBS_ROUND] = head[H_ROUND]
-    obs[OBS_DECK] = arrays[0].size - head[H_POS]
+    obs[OBS_ROUND] = head[HD_ROUND]
+    obs[OBS_DECK] = arrays[0].size - head[HD_POS]
     obs[OBS_SEAT] = seat
 
 
@@ -252,11 +240,11 @@ def choose(state, arrays, sids, params):
     written) and its options, calls the bound global ``decide``; the chosen
     option index is the action id.
     """
-    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
-    obs, opt_dest, opt_value = state[S_OBS], state[S_OPT_DEST], state[S_OPT_VALUE]
+    p, kind = state[ST_HEAD][H_TO_MOVE], state[ST_HEAD][H_KIND]
+    obs, opt_dest, opt_value = state[ST_OBS], state[ST_OPT_DEST], state[ST_OPT_VALUE]
     _observe_turn(state, arrays, p, obs)
     n = _options(state, arrays, opt_dest, opt_value)
-    rngs, rng, par = state[1], state[S_RNG], state[S_PAR]
+    rngs, rng, par = state[ST_RNGS], state[ST_RNG], state[ST_PAR]
     if kind == INVEST:  # constant option counts let the compiler specialise the strategy call
         k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)  # noqa: F821 (bound)
     elif kind == KEEP:
@@ -270,13 +258,13 @@ def choose(state, arrays, sids, params):
 def _next_seat(state, arrays):
     """After a pick: the next seat, or the next phase, or the reveal and the next round (or the end)."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head, deck, market = state[0], state[S_DECK], state[S_MARKET]
+    head, deck, market = state[ST_HEAD], state[ST_DECK], state[ST_MARKET]
     players = rules[R_PLAYERS]
     if head[H_TO_MOVE] + 1 < players:
         head[H_TO_MOVE] += 1
         return
     head[H_TO_MOVE] = 0
-    r = head[H_ROUND]
+    r = head[HD_ROUND]
     if head[H_KIND] == INVEST:
         if rules[R_MERGE] == 1:  # both passed cards join the receiver's hand
             for q in range(players):
@@ -288,23 +276,23 @@ def _next_seat(state, arrays):
             head[H_KIND] = KEEP
         return
     # reveal the round's marketing cards (and, if the table says so, deck cards)
-    mkt = state[S_MKT]
+    mkt = state[ST_MKT]
     n = card_dest.size
     for q in range(players):
         mkt[card_dest[market[r, q]]] += card_value[market[r, q]]
-    pos = head[H_POS]
+    pos = head[HD_POS]
     for _ in range(rules[R_REVEAL]):
         if pos < n:
             mkt[card_dest[deck[pos]]] += card_value[deck[pos]]
             pos += 1
-    head[H_ROUND] = r + 1
+    head[HD_ROUND] = r + 1
     head[H_KIND] = INVEST
     if r + 1 == rules[R_ROUNDS]:
-        head[H_POS] = pos
+        head[HD_POS] = pos
         head[H_TO_MOVE] = -1
         head[H_FINISHED] = 1
     else:
-        head[H_POS] = pos + 3 * players
+        head[HD_POS] = pos + 3 * players
 
 
 @nb.njit(cache=True, _nrt=False, inline=VERBS)
@@ -314,24 +302,24 @@ def apply(state, arrays, action, trace, record):
     With ``record`` the pick's card code is appended to ``trace``.
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head = state[0]
+    head = state[ST_HEAD]
     players = rules[R_PLAYERS]
-    p, kind, r = head[H_TO_MOVE], head[H_KIND], head[H_ROUND]
+    p, kind, r = head[H_TO_MOVE], head[H_KIND], head[HD_ROUND]
     if kind == INVEST:
         card = _dealt(state, players, p, action)
-        state[S_TAKEN][r, p] = action
+        state[ST_TAKEN][r, p] = action
         _invest(state, p, card, card_dest, card_value)
     elif kind == KEEP:
         src = (p - 1 + players) % players
         card = _passed(state, players, src, action)
-        state[S_MARKET][r, p] = _passed(state, players, src, 1 - action)
+        state[ST_MARKET][r, p] = _passed(state, players, src, 1 - action)
         _invest(state, p, card, card_dest, card_value)
     else:
-        hand_n = state[S_HAND_N]
-        card = remove_at(state[S_HAND][p], hand_n[p], action)
+        hand_n = state[ST_HAND_N]
+        card = remove_at(state[ST_HAND][p], hand_n[p], action)
         hand_n[p] -= 1
-        state[S_MINE][p, card_dest[card]] -= card_value[card]
-        state[S_MARKET][r, p] = card
+        state[ST_MINE][p, card_dest[card]] -= card_value[card]
+        state[ST_MARKET][r, p] = card
     if record:
         trace[head[H_TRACE]] = _code(card, card_dest, card_value)
         head[H_TRACE] += 1
@@ -343,7 +331,7 @@ def _write_values(state, arrays, seat_stats):
     """The seat columns ``dealt_values`` (round 1's three cards) and ``invested_values`` (the hand now) as bits
     of the card values below ``VALUE_BITS``. Jit-compiled."""
     card_value, rules = arrays[1], arrays[3]
-    deck, hand, hand_n = state[S_DECK], state[S_HAND], state[S_HAND_N]
+    deck, hand, hand_n = state[ST_DECK], state[ST_HAND], state[ST_HAND_N]
     first = rules[R_REMOVE] + rules[R_INITIAL]
     for p in range(rules[R_PLAYERS]):
         dealt = 0
@@ -354,8 +342,8 @@ def _write_values(state, arrays, seat_stats):
         for j in range(hand_n[p]):
             v = card_value[hand[p, j]]
             invested |= (1 << v) if v < VALUE_BITS else 0
-        seat_stats[p, 2] = dealt
-        seat_stats[p, 3] = invested
+        seat_stats[p, SC_DEALT_VALUES] = dealt
+        seat_stats[p, SC_INVESTED_VALUES] = invested
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -374,7 +362,7 @@ def standing(state, arrays, standing):
     """The standing ``result`` writes (the score: value invested on the destinations that score positive less
     the value on the others), alone: what the game loop records a round's leader from. Jit-compiled."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    mine, mkt = state[S_MINE], state[S_MKT]
+    mine, mkt = state[ST_MINE], state[ST_MKT]
     players = rules[R_PLAYERS]
     for p in range(players):
         standing[p] = 0
@@ -397,25 +385,25 @@ def result(state, arrays, scores, standing, seat_stats, game_stats):
     scoring applies to the marketing revealed and the cards invested so far.
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
-    mine, mkt = state[S_MINE], state[S_MKT]
+    mine, mkt = state[ST_MINE], state[ST_MKT]
     players = rules[R_PLAYERS]
     n_dest = rules[R_DEST]
     for p in range(players):
-        seat_stats[p, 0] = 0
-        seat_stats[p, 1] = 0
+        seat_stats[p, SC_GAINED] = 0
+        seat_stats[p, SC_LOST] = 0
     for d in range(n_dest):
         top = _scores_positive(mkt, tiebreak_rank, rules, d)
         for p in range(players):
             if top:
-                seat_stats[p, 0] += mine[p, d]
+                seat_stats[p, SC_GAINED] += mine[p, d]
             else:
-                seat_stats[p, 1] += mine[p, d]
+                seat_stats[p, SC_LOST] += mine[p, d]
     for p in range(players):
-        scores[p] = seat_stats[p, 0] - seat_stats[p, 1]
+        scores[p] = seat_stats[p, SC_GAINED] - seat_stats[p, SC_LOST]
         standing[p] = scores[p]
     _write_values(state, arrays, seat_stats)
-    game_stats[0] = state[0][H_ROUND]
-    game_stats[1] = state[0][H_FINISHED]
+    game_stats[GC_ROUNDS] = state[ST_HEAD][HD_ROUND]
+    game_stats[GC_FINISHED] = state[ST_HEAD][H_FINISHED]
 
 
 @nb.njit(cache=True, _nrt=False, inline=VERBS)
@@ -425,15 +413,7 @@ def copy_state(src, dst):
     ``dst`` comes from ``new_state`` with the same config; its per-thread
     buffers are left alone.
     """
-    copy_1d(dst[0], src[0])
-    copy_2d(dst[1], src[1])
-    copy_1d(dst[S_DECK], src[S_DECK])
-    copy_2d(dst[S_TAKEN], src[S_TAKEN])
-    copy_2d(dst[S_MARKET], src[S_MARKET])
-    copy_2d(dst[S_HAND], src[S_HAND])
-    copy_1d(dst[S_HAND_N], src[S_HAND_N])
-    copy_2d(dst[S_MINE], src[S_MINE])
-    copy_1d(dst[S_MKT], src[S_MKT])
+    _copy_game(src, dst)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -448,7 +428,7 @@ def _deal_start(rules, n, t):
 
 @nb.njit(cache=True, _nrt=False)
 def _mark_hidden(state, arrays, seat):
-    """Set ``S_HIDDEN[pos]`` to 1 where ``seat`` has not seen the card at deck position ``pos``, else 0.
+    """Set ``ST_HIDDEN[pos]`` to 1 where ``seat`` has not seen the card at deck position ``pos``, else 0.
 
     Seen: the initial marketing and the revealed deck cards, the seat's own
     deals, the cards passed to it (from the second pick of a round on), and
@@ -457,9 +437,10 @@ def _mark_hidden(state, arrays, seat):
     dealt card.
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head, deck, taken, market, hidden = state[0], state[S_DECK], state[S_TAKEN], state[S_MARKET], state[S_HIDDEN]
+    head, deck, taken = state[ST_HEAD], state[ST_DECK], state[ST_TAKEN]
+    market, hidden = state[ST_MARKET], state[ST_HIDDEN]
     players, n = rules[R_PLAYERS], card_dest.size
-    r, second = head[H_ROUND], head[H_KIND] != INVEST
+    r, second = head[HD_ROUND], head[H_KIND] != INVEST
     left = (seat - 1 + players) % players
     hidden[:] = 1
     pos = rules[R_REMOVE]
@@ -485,7 +466,7 @@ def _free_acquisition(state, arrays, seat, last_round, k):
     """The ``k``-th still free hidden deck position among the cards ``seat`` took in rounds up to
     ``last_round`` (its invested cards and the cards passed to it); with ``k < 0`` their count."""
     card_dest, card_value, tiebreak_rank, rules = arrays
-    taken, hidden = state[S_TAKEN], state[S_HIDDEN]
+    taken, hidden = state[ST_TAKEN], state[ST_HIDDEN]
     players, n = rules[R_PLAYERS], card_dest.size
     src = (seat - 1 + players) % players
     found = 0
@@ -504,11 +485,11 @@ def _free_acquisition(state, arrays, seat, last_round, k):
 def _market_option(state, arrays, card):
     """The action id with which the seat to move sends ``card`` to marketing."""
     players = arrays[3][R_PLAYERS]
-    p = state[0][H_TO_MOVE]
-    if state[0][H_KIND] == KEEP:  # keep the other passed card
+    p = state[ST_HEAD][H_TO_MOVE]
+    if state[ST_HEAD][H_KIND] == KEEP:  # keep the other passed card
         return 0 if _passed(state, players, (p - 1 + players) % players, 1) == card else 1
-    hand = state[S_HAND]
-    for j in range(state[S_HAND_N][p]):
+    hand = state[ST_HAND]
+    for j in range(state[ST_HAND_N][p]):
         if hand[p, j] == card:
             return j
     return -1
@@ -530,17 +511,17 @@ def determinize(state, arrays, seat, rng):
     the head stay; the hands and totals are rebuilt by replaying the log. The
     strategy streams are left as they are. A finished game is left alone.
     """
-    if state[0][H_TO_MOVE] < 0:
+    if state[ST_HEAD][H_TO_MOVE] < 0:
         return
     card_dest, card_value, tiebreak_rank, rules = arrays
-    head, deck, market = state[0], state[S_DECK], state[S_MARKET]
-    hidden, pool, where = state[S_HIDDEN], state[S_POOL], state[S_WHERE]
+    head, deck, market = state[ST_HEAD], state[ST_DECK], state[ST_MARKET]
+    hidden, pool, where = state[ST_HIDDEN], state[ST_POOL], state[ST_WHERE]
     n, players = card_dest.size, rules[R_PLAYERS]
-    r0, kind0, p0 = head[H_ROUND], head[H_KIND], head[H_TO_MOVE]
+    r0, kind0, p0 = head[HD_ROUND], head[H_KIND], head[H_TO_MOVE]
     _mark_hidden(state, arrays, seat)
     for i in range(n):
         where[deck[i]] = i
-    canon = state[S_CANON]
+    canon = state[ST_CANON]
     m = 0
     for k in range(n):  # in the order of the cards' faces: the draw depends only on which faces are hidden
         if hidden[where[canon[k]]] == 1:
@@ -567,10 +548,10 @@ def determinize(state, arrays, seat, rng):
             deck[i] = pool[k]
             k += 1
     _start(state, arrays)
-    while not (head[H_ROUND] == r0 and head[H_KIND] == kind0 and head[H_TO_MOVE] == p0):
-        q, t = head[H_TO_MOVE], head[H_ROUND]
+    while not (head[HD_ROUND] == r0 and head[H_KIND] == kind0 and head[H_TO_MOVE] == p0):
+        q, t = head[H_TO_MOVE], head[HD_ROUND]
         if head[H_KIND] == INVEST:
-            action = state[S_TAKEN][t, q]
+            action = state[ST_TAKEN][t, q]
         elif t == r0 and q != seat:  # played face down this round: unseen
             action = randint(rng, _option_count(state))
         else:
@@ -580,9 +561,9 @@ def determinize(state, arrays, seat, rng):
 
 @nb.njit(cache=True, _nrt=False, inline="always")
 def horizon_mark(state):
-    """The rounds finished (``H_ROUND``): it changes exactly when a round's marketing cards have been revealed
+    """The rounds finished (``HD_ROUND``): it changes exactly when a round's marketing cards have been revealed
     and the next round dealt. Jit-compiled."""
-    return state[0][H_ROUND]
+    return state[ST_HEAD][HD_ROUND]
 
 
 @nb.njit(cache=True)
@@ -596,14 +577,14 @@ def action_class(state, arrays, action):
     """
     card_dest, card_value, tiebreak_rank, rules = arrays
     players = rules[R_PLAYERS]
-    p, kind = state[0][H_TO_MOVE], state[0][H_KIND]
-    mine = state[S_MINE]
+    p, kind = state[ST_HEAD][H_TO_MOVE], state[ST_HEAD][H_KIND]
+    mine = state[ST_MINE]
     if kind == KEEP:
         src = (p - 1 + players) % players
         kept, sent = _passed(state, players, src, action), _passed(state, players, src, 1 - action)
         held = mine[p, card_dest[sent]] + (card_value[kept] if card_dest[kept] == card_dest[sent] else 0)
     elif kind == MARKET:
-        sent = state[S_HAND][p, action]
+        sent = state[ST_HAND][p, action]
         held = mine[p, card_dest[sent]] - card_value[sent]
     else:
         return 0

@@ -42,14 +42,15 @@ face share the key. An option index of another seat names a different card
 in each determinization of the searching seat's information (its deal is
 hidden), the key the same card in all of them.
 
-State record (``simulator.core.state``; the game's own entries)
----------------------------------------------------------------
+State record (``STATE`` below: ``simulator.core.slots``)
+---------------------------------------------------------
 The game is its deck order and the log of choices; everything else is kept
 up to date by ``apply`` for speed and can be rebuilt from those two.
 """
 
-from typing import NamedTuple
+import numpy as np
 
+from simulator.core.slots import Slots
 from simulator.core.state import HEAD
 
 MAX_DEST = 8
@@ -77,51 +78,31 @@ OBS_SIZE = OBS_SEAT + 1
 # rules vector of the compiled setup (Config.arrays[3])
 R_PLAYERS, R_REMOVE, R_INITIAL, R_REVEAL, R_MERGE, R_DEST, R_TOP, R_ROUNDS = range(8)
 
-# head slots after the common ones
-H_ROUND = HEAD        # current round, 0-based (= rounds once the game is over)
-H_POS = HEAD + 1      # next undealt deck position (this round's deal starts at H_POS - 3 * players)
-HEAD_SIZE = HEAD + 2
+# head fields after the common ones
+HD_ROUND = HEAD       # current round, 0-based (= rounds once the game is over)
+HD_POS = HEAD + 1     # next undealt deck position (this round's deal starts at HD_POS - 3 * players)
+N_HEAD = HEAD + 2
 
-# state tuple entries: 0 head, 1 random streams (simulator.core.state), then the game
-S_DECK = 2     # int64[cards]: card id at each deck position, top first (removed, marketing, deals, reveals)
-S_TAKEN = 3    # int64[rounds, players]: index (0-2) of the dealt card each seat invested; -1 before
-S_MARKET = 4   # int64[rounds, players]: card id each seat sent to marketing; -1 before
-S_HAND = 5     # int64[players, 2 * rounds + 2]: invested card ids in the order taken (derived)
-S_HAND_N = 6   # int64[players]: hand sizes (derived)
-S_MINE = 7     # int64[players, MAX_DEST]: invested value per destination (derived)
-S_MKT = 8      # int64[MAX_DEST]: revealed marketing total per destination (derived)
-GAME_ENTRIES = 9  # entries from here on are per-thread buffers, not part of the game
-S_OBS = 9      # int64[OBS_SIZE]: the observation handed to a strategy
-S_OPT_DEST = 10   # int64[MAX_ACTIONS]: option destinations
-S_OPT_VALUE = 11  # int64[MAX_ACTIONS]: option values
-S_RNG = 12     # uint64[4]: the deciding seat's stream
-S_PAR = 13     # float64[params]: the deciding seat's parameters
-S_HIDDEN = 14  # int64[cards]: determinize: 1 where a deck position is hidden from the seat
-S_POOL = 15    # int64[cards]: determinize: the hidden cards
-S_WHERE = 16   # int64[cards]: determinize: deck position of each card
-S_CANON = 17   # int64[cards]: determinize: the card ids in the order of their faces (destination, value)
-
-
-class State(NamedTuple):
-    """The state record with its entries by name (``engine.new_state`` builds it): ``state.deck`` is
-    ``state[S_DECK]``, and numba compiles either to the same load (docs/architecture.md, "State fields by
-    name")."""
-
-    head: object
-    rngs: object
-    deck: object
-    taken: object
-    market: object
-    hand: object
-    hand_n: object
-    mine: object
-    mkt: object
-    obs: object
-    opt_dest: object
-    opt_value: object
-    rng: object
-    par: object
-    hidden: object
-    pool: object
-    where: object
-    canon: object
+# the state (simulator.core.slots; the common head and streams come first)
+STATE = Slots(N_HEAD, "cards", "players", "rounds", "params")
+ST_DECK = STATE.slot(np.int64, "cards")          # card id at each deck position, top first (removed, marketing,
+                                                 # deals, reveals)
+ST_TAKEN = STATE.slot(np.int64, ("rounds", "players"), fill=-1)   # index (0-2) of the dealt card each seat
+                                                                  # invested; -1 before
+ST_MARKET = STATE.slot(np.int64, ("rounds", "players"), fill=-1)  # card id each seat sent to marketing; -1 before
+ST_HAND = STATE.slot(np.int64, ("players", "2 * rounds + 2"))     # invested card ids in the order taken (derived)
+ST_HAND_N = STATE.slot(np.int64, "players")                      # hand sizes (derived)
+ST_MINE = STATE.slot(np.int64, ("players", MAX_DEST))            # invested value per destination (derived)
+ST_MKT = STATE.slot(np.int64, MAX_DEST)                          # revealed marketing total per destination (derived)
+GAME_SLOTS = STATE.end_of_game()                                 # the rest are per-thread buffers
+ST_OBS = STATE.slot(np.int64, OBS_SIZE)          # the observation handed to a strategy (the setup's part written
+                                                 # by new_state)
+ST_OPT_DEST = STATE.slot(np.int64, MAX_ACTIONS)  # option destinations
+ST_OPT_VALUE = STATE.slot(np.int64, MAX_ACTIONS)  # option values
+ST_RNG = STATE.slot(np.uint64, 4)                # the deciding seat's stream
+ST_PAR = STATE.slot(np.float64, "params")        # the deciding seat's parameters
+ST_HIDDEN = STATE.slot(np.int64, "cards")        # determinize: 1 where a deck position is hidden from the seat
+ST_POOL = STATE.slot(np.int64, "cards")          # determinize: the hidden cards
+ST_WHERE = STATE.slot(np.int64, "cards")         # determinize: deck position of each card
+ST_CANON = STATE.slot(np.int64, "cards")         # determinize: the card ids in the order of their faces
+                                                 # (destination, value)

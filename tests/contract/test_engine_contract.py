@@ -13,10 +13,10 @@ only what is specific to a game's rules.
 * ``apply`` of every legal action keeps the state valid: the game goes on to
   an end the reference engine accepts, with the same scores;
 * a copy plays on exactly like the original, streams included;
-* ``determinize`` keeps the seat's observation, the common head, the seats'
-  streams and (for the seat to move) its legal actions and their move keys,
-  plays on to a legal
-  end, and depends only on what the seat has seen (that it draws each hidden
+* ``determinize``, at decisions of every kind and for every seat, keeps the
+  seat's observation, the common head, the seats' streams and (for the seat
+  to move) its legal actions and their move keys, plays on to a legal end,
+  and depends only on what the seat has seen (that it draws each hidden
   arrangement with its probability is checked game by game, on a small table
   whose arrangements the test enumerates: tests/<game>/test_state.py);
 * the search's choice (with rollouts or the learned leaf) and the learned
@@ -36,7 +36,8 @@ import pytest
 from playtest import api
 from simulator import games
 from simulator.core.rng import new_stream, randint
-from simulator.core.state import H_FINISHED, H_TO_MOVE, H_TRACE, HEAD, is_terminal, to_move
+from simulator.core.state import (H_FINISHED, H_TO_MOVE, H_TRACE, HEAD, ST_HEAD, ST_RNGS, decision_kind, is_terminal,
+                                  to_move)
 from strategies.games import strategy_set
 
 NAMES = games.names(examples=True)
@@ -111,6 +112,28 @@ class Engine:
         out = [self.started(game, 3 + 7 * game) for game in range(count)]
         return [(s, t) for s, t in out if not is_terminal(s)]
 
+    def of_every_kind(self, games=10, per_kind=3):
+        """States at decisions of every kind uniform play reaches in ``games`` games (``decision_kind``: every
+        phase and decision of the game), up to ``per_kind`` of each from different games, ever deeper: game
+        ``g`` gives the first state of each kind from its ``4 * g``-th decision on (or its last one before the
+        end)."""
+        found = {}
+        for game in range(games):
+            state, trace = self.fresh(game)
+            pick, step, kept, late = uniform(game), 0, {}, set()
+            while not is_terminal(state):
+                kind = int(decision_kind(state))
+                if kind not in late:  # the latest of its kind so far, until one from the 4g-th decision on
+                    kept[kind] = self.copy(state)
+                    if step >= 4 * game:
+                        late.add(kind)
+                self.step(state, trace, pick)
+                step += 1
+            for kind, state in kept.items():
+                if len(found.setdefault(kind, [])) < per_kind:
+                    found[kind].append(state)
+        return [state for kind in sorted(found) for state in found[kind]]
+
     def copy(self, state):
         other = self.new()
         self.verbs.copy_state(state, other)
@@ -126,7 +149,7 @@ class Engine:
 
     def replayed_scores(self, trace, state):
         """The reference engine's scores for the game traced so far (it raises at anything illegal)."""
-        return list(self.game.reference(self.cfg, trace[:state[0][H_TRACE]]).scores)
+        return list(self.game.reference(self.cfg, trace[:state[ST_HEAD][H_TRACE]]).scores)
 
 
 def uniform(seed):
@@ -137,7 +160,7 @@ def uniform(seed):
 
 def own_stream(state, n):
     """``pick(state, n)``: the index drawn from the seat to move's stream in the state (a copy must carry it)."""
-    return int(randint(state[1][1 + state[0][H_TO_MOVE]], n))
+    return int(randint(state[ST_RNGS][1 + state[ST_HEAD][H_TO_MOVE]], n))
 
 
 def by_game(name, value=None, id=None):
@@ -192,7 +215,7 @@ def test_a_copy_plays_on_exactly_like_the_original(engine):
         for a, b in zip(from_twin[1], from_original[1]):
             np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(twin_trace, original_trace)
-        np.testing.assert_array_equal(twin[0], state[0])
+        np.testing.assert_array_equal(twin[ST_HEAD], state[ST_HEAD])
 
 
 def test_result_writes_finished_from_the_state(engine):
@@ -200,7 +223,7 @@ def test_result_writes_finished_from_the_state(engine):
     for game in range(4):
         state, trace = engine.fresh(game)
         _, (*_, game_stats) = engine.play_out(state, trace, uniform(game))
-        assert game_stats[column] == state[0][H_FINISHED] and game_stats[column] in (0, 1)
+        assert game_stats[column] == state[ST_HEAD][H_FINISHED] and game_stats[column] in (0, 1)
 
 
 @pytest.mark.parametrize("engine", [by_game(n) for n in NAMES if hasattr(games.get(n).engine, "standing")],
@@ -224,13 +247,16 @@ def test_standing_is_the_standing_result_writes(engine):
 
 
 def test_determinize_keeps_what_the_seat_sees_and_plays_on_to_a_legal_end(engine):
-    for i, (state, trace) in enumerate(engine.mid_game()):
+    """At decisions of every kind, for every seat (not only the one to move: issue 43 found Fair Enough's Sold
+    Out target decision redealing the card being placed when determinized for another seat, and play from there
+    crashing)."""
+    for i, state in enumerate(engine.of_every_kind()):
         for seat in range(engine.players):
             world = engine.copy(state)
             engine.verbs.determinize(world, engine.cfg.arrays, seat, new_stream(i * 10 + seat))
             np.testing.assert_array_equal(engine.observation(world, seat), engine.observation(state, seat))
-            np.testing.assert_array_equal(world[0][:HEAD], state[0][:HEAD])  # to move, kind, trace, finished
-            np.testing.assert_array_equal(world[1][1:], state[1][1:])        # the seats' streams
+            np.testing.assert_array_equal(world[ST_HEAD][:HEAD], state[ST_HEAD][:HEAD])  # to move, kind, trace, finished
+            np.testing.assert_array_equal(world[ST_RNGS][1:], state[ST_RNGS][1:])        # the seats' streams
             if seat == to_move(state):  # its actions and move keys name the same moves in every world
                 np.testing.assert_array_equal(engine.legal(world), engine.legal(state))
                 assert engine.keys(world) == engine.keys(state)
@@ -310,9 +336,9 @@ def test_the_search_leaves_the_state_as_it_was_but_for_its_own_stream(search):
     before = e.game_part(state)
     search.decide(state)
     after = e.game_part(state)
-    np.testing.assert_array_equal(before[0], after[0])
-    lanes = [lane for lane in range(before[1].shape[0]) if lane != 1 + seat]
-    np.testing.assert_array_equal(before[1][lanes], after[1][lanes])
+    np.testing.assert_array_equal(before[ST_HEAD], after[ST_HEAD])
+    lanes = [lane for lane in range(before[ST_RNGS].shape[0]) if lane != 1 + seat]
+    np.testing.assert_array_equal(before[ST_RNGS][lanes], after[ST_RNGS][lanes])
     for x, y in zip(before[2:], after[2:]):
         np.testing.assert_array_equal(x, y)
 

@@ -16,7 +16,7 @@ def cid(colour, number=0, copy=0):
     return 16 * L.COLOUR_NAMES.index(colour) + 2 * (number - 1) + copy
 
 
-FREE, BONUS, PAY5 = cid("black", 0, 0), cid("black", 0, 2), cid("black", 0, 6)
+FREE, ST_BONUS, PAY5 = cid("black", 0, 0), cid("black", 0, 2), cid("black", 0, 6)
 
 
 class Script(Source):
@@ -163,14 +163,14 @@ def test_black_card_bonus_rewards_at_most_two_later_black_cards():
     t = table(actions=[L.A_MARKET + 0] * 3)
     p = t.players[0]
     give(t, 0, cid("black", 0, 5))          # a black card laid out before the bonus card does not count
-    t.lay_out(p, t.cards[BONUS])
+    t.lay_out(p, t.cards[ST_BONUS])
     assert p.placed == 0
     for k, black in enumerate((cid("black", 0, 4), cid("black", 0, 0), cid("black", 0, 3))):
         p.coins = 10
         set_market(t, [black, cid(B, 5), cid(G, 6)], [0, 0, 0])
         t.turn(p)
         bonus_eggs = min(k + 1, 2)
-        assert p.eggs_on.get(BONUS, 0) == bonus_eggs
+        assert p.eggs_on.get(ST_BONUS, 0) == bonus_eggs
         assert p.coins == 10 - 2 + (3 if k < 2 else 0)
     # the third black card was itself a bonus card: it starts its own count, it does not reward itself
     assert p.eggs_on.get(cid("black", 0, 3), 0) == 0

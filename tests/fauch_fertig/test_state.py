@@ -12,12 +12,12 @@ from playtest import api
 from simulator.core.batch import traced_game
 from simulator.core.kernels import bind
 from simulator.core.rng import seed_stream
-from simulator.core.state import H_KIND, H_TO_MOVE, finished, is_terminal
+from simulator.core.state import H_KIND, H_TO_MOVE, ST_HEAD, ST_RNGS, finished, is_terminal
 from simulator.fauch_fertig import GAME, engine
-from simulator.fauch_fertig.layout import (A_DECLINE, A_KEEP, ACTION, KEEP, MAX_ACTIONS, N_CARDS,
-                                           OBS_CARD, OBS_OWNER, OBS_SCRATCH, OBS_SIZE, PAY)
-from simulator.fauch_fertig.turn import (DISCARD, DISCARDER, DRAWN, G_CARD, G_DISCARD, G_DRAWN, G_END, G_POS,
-                                         MARKET_CARDS, PICKS, PILE, RNGS, VIEW)
+from simulator.fauch_fertig.layout import (ACTION, A_DECLINE, A_KEEP, KEEP, MAX_ACTIONS, N_CARDS, OBS_CARD, OBS_OWNER,
+                                           OBS_SCRATCH, OBS_SIZE, PAY)
+from simulator.fauch_fertig.turn import (HD_CARD, HD_DISCARD, HD_DRAWN, HD_END, HD_POS, ST_DISCARD, ST_DISCARDER,
+                                         ST_DRAWN, ST_MARKET_CARDS, ST_PICKS, ST_PILE, ST_VIEW)
 from strategies.fauch_fertig import dispatch
 
 MIX = {2: ["chaser", "random"], 3: ["farmer", "specialist", "random"], 4: ["random", "chaser", "farmer", "specialist"]}
@@ -70,34 +70,34 @@ class Game:
 
 def where(state):
     """Every card's place: the pile, the discard pile, a pending blind draw, the market or a display."""
-    head = state[0]
-    return {"pile": list(state[PILE][head[G_POS]:head[G_END]]),
-            "discard": list(state[DISCARD][:head[G_DISCARD]]),
-            "drawn": list(state[DRAWN][:head[G_DRAWN]]),
-            "market": [c for c in state[MARKET_CARDS] if c >= 0],
-            "displays": [c for c in range(N_CARDS) if state[VIEW][OBS_OWNER + c] >= 0]}
+    head = state[ST_HEAD]
+    return {"pile": list(state[ST_PILE][head[HD_POS]:head[HD_END]]),
+            "discard": list(state[ST_DISCARD][:head[HD_DISCARD]]),
+            "drawn": list(state[ST_DRAWN][:head[HD_DRAWN]]),
+            "market": [c for c in state[ST_MARKET_CARDS] if c >= 0],
+            "displays": [c for c in range(N_CARDS) if state[ST_VIEW][OBS_OWNER + c] >= 0]}
 
 
 def known_to(state, seat):
     """What ``seat`` knows beyond its observation: the head, the streams of the seats, the discard pile's
     owners and its own discards, the drawn cards when they are its own, every game array but the piles."""
-    head = state[0]
-    d = head[G_DISCARD]
+    head = state[ST_HEAD]
+    d = head[HD_DISCARD]
     drawing = head[H_TO_MOVE] == seat and head[H_KIND] == KEEP
-    skip = {0, RNGS, PILE, DISCARD, DISCARDER, DRAWN, VIEW}
-    return {"head": list(head), "seat streams": state[RNGS][1:].tolist(),
-            "discarder": list(state[DISCARDER][:d]),
-            "own discards": [c for c, s in zip(state[DISCARD][:d], state[DISCARDER][:d]) if s == seat],
-            "drawn": list(state[DRAWN][:head[G_DRAWN]]) if drawing else None,
-            "view": list(state[VIEW][:OBS_SCRATCH]),
-            "tables": [state[i].tolist() for i in range(2, PICKS) if i not in skip]}
+    skip = {0, ST_RNGS, ST_PILE, ST_DISCARD, ST_DISCARDER, ST_DRAWN, ST_VIEW}
+    return {"head": list(head), "seat streams": state[ST_RNGS][1:].tolist(),
+            "discarder": list(state[ST_DISCARDER][:d]),
+            "own discards": [c for c, s in zip(state[ST_DISCARD][:d], state[ST_DISCARDER][:d]) if s == seat],
+            "drawn": list(state[ST_DRAWN][:head[HD_DRAWN]]) if drawing else None,
+            "view": list(state[ST_VIEW][:OBS_SCRATCH]),
+            "tables": [state[i].tolist() for i in range(2, ST_PICKS) if i not in skip]}
 
 
 def hidden_from(state, seat):
     """The cards ``seat`` cannot place: pile, the others' discards, another seat's drawn cards."""
-    head = state[0]
+    head = state[ST_HEAD]
     w = where(state)
-    others = [c for c, s in zip(w["discard"], state[DISCARDER][:head[G_DISCARD]]) if s != seat]
+    others = [c for c, s in zip(w["discard"], state[ST_DISCARDER][:head[HD_DISCARD]]) if s != seat]
     drawn = w["drawn"] if head[H_TO_MOVE] != seat else []
     return sorted(w["pile"] + others + drawn)
 
@@ -119,7 +119,7 @@ def test_determinize_keeps_what_the_seat_has_seen(players, game, steps, seat, ke
     np.testing.assert_array_equal(g.obs(seat), obs)
     cards = sorted(c for place in where(state).values() for c in place)
     assert cards == list(range(N_CARDS))                 # every card exactly once
-    if state[0][H_TO_MOVE] == seat:
+    if state[ST_HEAD][H_TO_MOVE] == seat:
         assert g.legal() == legal                        # the seat's action ids mean the same moves
     g.play()                                             # and the game plays on to its end
     assert is_terminal(state)
@@ -150,8 +150,8 @@ def _late_position(strategies, choose, seat):
     g = Game(config, strategies, choose, ["random"], 1, 0)
     while True:
         g.step()
-        head = g.state[0]
-        others = sum(s != seat for s in g.state[DISCARDER][:head[G_DISCARD]])
+        head = g.state[ST_HEAD]
+        others = sum(s != seat for s in g.state[ST_DISCARDER][:head[HD_DISCARD]])
         if head[H_KIND] == ACTION and 4 <= len(hidden_from(g.state, seat)) <= 5 and others >= 2:
             return g
 
@@ -161,9 +161,9 @@ def test_determinize_draws_each_hidden_arrangement_equally_often(strategies, cho
     discards), 200 draws per arrangement expected; the seat's own discards never move."""
     seat = 0
     g = _late_position(strategies, choose, seat)
-    state, head = g.state, g.state[0]
-    places = [(DISCARD, i) for i in range(head[G_DISCARD]) if state[DISCARDER][i] != seat]
-    places += [(PILE, i) for i in range(head[G_POS], head[G_END])]
+    state, head = g.state, g.state[ST_HEAD]
+    places = [(ST_DISCARD, i) for i in range(head[HD_DISCARD]) if state[ST_DISCARDER][i] != seat]
+    places += [(ST_PILE, i) for i in range(head[HD_POS], head[HD_END])]
     cards = sorted(state[a][i] for a, i in places)
     arrangements = {p: k for k, p in enumerate(itertools.permutations(cards))}
     assert len(arrangements) in (24, 120)
@@ -178,42 +178,42 @@ def test_determinize_draws_each_hidden_arrangement_equally_often(strategies, cho
         engine.copy_state(saved, state)
         engine.determinize(state, g.arrays, seat, rng)
         counts[arrangements[tuple(state[a][i] for a, i in places)]] += 1
-        chance.add(tuple(state[RNGS][0]))
+        chance.add(tuple(state[ST_RNGS][0]))
     assert chisquare(counts).pvalue > 1e-3
     assert len(chance) == draws                           # the chance stream is reseeded every time
 
 
 def test_determinize_resamples_the_cards_another_seat_is_choosing_from(configs, strategies, choose):
     g = Game(configs[2], strategies, choose, ["random"], 6, 0)
-    while not (g.state[0][H_KIND] == KEEP and g.state[0][G_DRAWN] >= 2):
+    while not (g.state[ST_HEAD][H_KIND] == KEEP and g.state[ST_HEAD][HD_DRAWN] >= 2):
         g.step()
-    drawer = g.state[0][H_TO_MOVE]
-    drawn = list(g.state[DRAWN][:g.state[0][G_DRAWN]])
+    drawer = g.state[ST_HEAD][H_TO_MOVE]
+    drawn = list(g.state[ST_DRAWN][:g.state[ST_HEAD][HD_DRAWN]])
     assert g.legal() == [A_KEEP + c for c in drawn]
     rng = np.empty(4, np.uint64)
     seed_stream(rng, 5, 0, 0)
     engine.determinize(g.state, g.arrays, drawer, rng)
-    assert list(g.state[DRAWN][:len(drawn)]) == drawn     # the drawer knows its cards
+    assert list(g.state[ST_DRAWN][:len(drawn)]) == drawn     # the drawer knows its cards
     seen = set()
     for _ in range(20):
         engine.determinize(g.state, g.arrays, 1 - drawer, rng)
-        seen.add(tuple(g.state[DRAWN][:len(drawn)]))
+        seen.add(tuple(g.state[ST_DRAWN][:len(drawn)]))
     assert len(seen) > 1                                   # the other seat does not
 
 
 def test_the_pay_choice_is_two_actions_and_its_card_is_shown(configs, strategies, choose):
     for game in range(50):
         g = Game(configs[4], strategies, choose, ["random"], 7, game)
-        while not is_terminal(g.state) and g.state[0][H_KIND] != PAY:
+        while not is_terminal(g.state) and g.state[ST_HEAD][H_KIND] != PAY:
             g.step()
         if not is_terminal(g.state):
             break
     else:
         pytest.fail("no pay choice in 50 games")
     assert g.legal() == [A_DECLINE, A_DECLINE + 1]
-    card = g.state[0][G_CARD]
-    assert g.obs(g.state[0][H_TO_MOVE])[OBS_CARD] == card
-    assert g.state[VIEW][OBS_OWNER + card] == g.state[0][H_TO_MOVE]   # laid out already
+    card = g.state[ST_HEAD][HD_CARD]
+    assert g.obs(g.state[ST_HEAD][H_TO_MOVE])[OBS_CARD] == card
+    assert g.state[ST_VIEW][OBS_OWNER + card] == g.state[ST_HEAD][H_TO_MOVE]   # laid out already
     assert all(g.obs(s)[OBS_CARD] == card for s in range(4))
 
 

@@ -30,7 +30,8 @@ from .helpers import config, run_games, trace_one
 PARAMS = np.zeros((8, 2))
 NO_TRACE = np.zeros(0, np.int64)
 # the parts of the state every seat sees (the hands' contents are checked separately)
-PUBLIC = (0, E.HAND_N, E.UNPLAYED, E.T_SEAT, E.T_COLOUR, E.T_VALUE, E.FOOLED, E.VOIDS, E.TOTALS, E.STATS)
+PUBLIC = (E.ST_HEAD, E.ST_HAND_N, E.ST_UNPLAYED, E.ST_TRICK_SEAT, E.ST_TRICK_COLOUR, E.ST_TRICK_VALUE, E.ST_FOOLED,
+          E.ST_VOIDS, E.ST_TOTALS, E.ST_STATS)
 
 
 def play_on(state, arrays, sids, params, trace, scores, standing, seat_stats, game_stats):
@@ -63,7 +64,7 @@ def random_state(cfg, seed, game, steps, pick):
     E.reset(state, cfg.arrays, seed, game, NO_TRACE, False)
     actions = np.zeros(MAX_ACTIONS, np.int64)
     for _ in range(steps):
-        if state[0][H_TO_MOVE] < 0:
+        if state[E.ST_HEAD][H_TO_MOVE] < 0:
             break
         n = E.legal_actions(state, cfg.arrays, actions)
         E.apply(state, cfg.arrays, actions[pick.randrange(n)], NO_TRACE, False)
@@ -74,14 +75,14 @@ def seen_by(state, cfg, seat):
     """Everything ``seat`` may know: its observation, its hand in order, and the public arrays."""
     obs = np.zeros(OBS_SIZE, np.int64)
     E.observe(state, cfg.arrays, seat, obs)
-    n = state[E.HAND_N][seat]
-    return [obs, state[E.HAND_C][seat, :n].copy(), state[E.HAND_V][seat, :n].copy()] + \
+    n = state[E.ST_HAND_N][seat]
+    return [obs, state[E.ST_HAND_C][seat, :n].copy(), state[E.ST_HAND_V][seat, :n].copy()] + \
         [state[k].copy() for k in PUBLIC]
 
 
 def hands(state, seats):
     """The (colour, value) cards held by each of ``seats``."""
-    return [[(int(state[E.HAND_C][p, j]), int(state[E.HAND_V][p, j])) for j in range(state[E.HAND_N][p])]
+    return [[(int(state[E.ST_HAND_C][p, j]), int(state[E.ST_HAND_V][p, j])) for j in range(state[E.ST_HAND_N][p])]
             for p in seats]
 
 
@@ -90,20 +91,20 @@ def assert_legal(state, cfg):
     players = cfg.players
     held = Counter()
     for p, hand in enumerate(hands(state, range(players))):
-        masks = np.zeros_like(state[E.MASKS][p])
+        masks = np.zeros_like(state[E.ST_MASKS][p])
         for c, v in hand:
-            assert not (state[E.VOIDS][p] >> c) & 1 or c == 0, f"seat {p} holds colour {c} it showed void in"
+            assert not (state[E.ST_VOIDS][p] >> c) & 1 or c == 0, f"seat {p} holds colour {c} it showed void in"
             if c == 0:
                 masks[0] += 1
             else:
                 masks[c] |= 1 << v
             held[(c, v)] += 1
-        assert (masks == state[E.MASKS][p]).all()
+        assert (masks == state[E.ST_MASKS][p]).all()
     unplayed = Counter()
-    unplayed[(0, 1)] = int(state[E.UNPLAYED][0])
+    unplayed[(0, 1)] = int(state[E.ST_UNPLAYED][0])
     for c in range(1, cfg.arrays[2][1] + 1):
         for v in range(64):
-            if (int(state[E.UNPLAYED][c]) >> v) & 1:
+            if (int(state[E.ST_UNPLAYED][c]) >> v) & 1:
                 unplayed[(c, v)] += 1
     assert +held == +unplayed   # the cards in hands are exactly the cards not yet played
 
@@ -139,10 +140,10 @@ def test_the_verbs_step_the_same_games_as_the_batch_kernel(kernels):
     for g in range(3):
         state = E.new_state(cfg.arrays, PARAMS[:5])
         E.reset(state, cfg.arrays, 8, g, NO_TRACE, False)
-        while state[0][H_TO_MOVE] >= 0:
-            p = state[0][H_TO_MOVE]
+        while state[E.ST_HEAD][H_TO_MOVE] >= 0:
+            p = state[E.ST_HEAD][H_TO_MOVE]
             n = E.legal_actions(state, cfg.arrays, actions)
-            E.apply(state, cfg.arrays, actions[randint(state[1][1 + p], n)], NO_TRACE, False)
+            E.apply(state, cfg.arrays, actions[randint(state[E.ST_RNGS][1 + p], n)], NO_TRACE, False)
         out = (np.zeros(5, np.int32), np.zeros(5, np.int64), np.zeros((5, len(E.SEAT_COLUMNS)), np.int32),
                np.zeros(4, np.int32))
         E.result(state, cfg.arrays, *out)
@@ -173,15 +174,15 @@ def binding_state(cfg):
     for game in range(500):
         state = E.new_state(cfg.arrays, PARAMS[:cfg.players])
         E.reset(state, cfg.arrays, 17, game, NO_TRACE, False)
-        while state[0][H_TO_MOVE] >= 0:
-            seat = state[0][H_TO_MOVE]
+        while state[E.ST_HEAD][H_TO_MOVE] >= 0:
+            seat = state[E.ST_HEAD][H_TO_MOVE]
             others = [p for p in range(cfg.players) if p != seat]
             pool = [c for h in hands(state, others) for c in h]
             present = sum(1 << c for c, _ in pool)
-            binding = {int(state[E.VOIDS][p] & present) for p in others} - {0}
+            binding = {int(state[E.ST_VOIDS][p] & present) for p in others} - {0}
             if 5 <= len(pool) <= 8 and len(binding) >= 2:   # two seats with different voids that matter
                 sizes = [len(h) for h in hands(state, others)]
-                exact = arrangements(pool, sizes, [int(state[E.VOIDS][p]) for p in others])
+                exact = arrangements(pool, sizes, [int(state[E.ST_VOIDS][p]) for p in others])
                 if 4 <= len(exact) <= 60 and len(exact) < len(arrangements(pool, sizes, [0] * len(sizes))):
                     return state, seat, others, exact
             n = E.legal_actions(state, cfg.arrays, actions)
@@ -210,10 +211,10 @@ def test_determinize_draws_each_hidden_arrangement_with_its_probability():
 def test_determinize_reseeds_chance_so_later_deals_differ():
     cfg = config(4)
     state = random_state(cfg, 2, 0, 3, random.Random(0))
-    first = state[1][0].copy()
+    first = state[E.ST_RNGS][0].copy()
     E.determinize(state, cfg.arrays, 0, np.array([1, 2, 3, 4], np.uint64))
-    assert (state[1][0] != first).any()
-    assert (state[1][1:] == random_state(cfg, 2, 0, 3, random.Random(0))[1][1:]).all()   # seat streams kept
+    assert (state[E.ST_RNGS][0] != first).any()
+    assert (state[E.ST_RNGS][1:] == random_state(cfg, 2, 0, 3, random.Random(0))[E.ST_RNGS][1:]).all()   # seat streams kept
 
 
 def capped(players, deals):

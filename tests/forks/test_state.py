@@ -14,11 +14,11 @@ from scipy import stats
 from playtest import api
 from simulator.core.rng import new_stream
 from simulator.core.setup import SetupError
-from simulator.core.state import H_KIND, H_TO_MOVE, H_TRACE
+from simulator.core.state import H_KIND, H_TO_MOVE, H_TRACE, ST_HEAD
 from simulator.forks import GAME
 from simulator.forks import engine as E
-from simulator.forks.layout import (H_ROUND, INVEST, KEEP, MARKET, MAX_ACTIONS, S_DECK, S_HAND,
-                                    S_HAND_N, S_MARKET, S_MKT, S_TAKEN)
+from simulator.forks.layout import (HD_ROUND, INVEST, KEEP, MARKET, MAX_ACTIONS, ST_DECK, ST_HAND,
+                                    ST_HAND_N, ST_MARKET, ST_MKT, ST_TAKEN)
 from simulator.forks.reference import replay
 from strategies.forks import strategy_set
 
@@ -62,17 +62,17 @@ def deal_starts(cfg):
 
 def seen(cfg, state, seat):
     """Everything ``seat`` has seen, read from the state by the rules: public table and own cards."""
-    players, head = cfg.players, state[0]
-    r, second = int(head[H_ROUND]), head[H_KIND] != INVEST
-    deck, taken, market = state[S_DECK], state[S_TAKEN], state[S_MARKET]
+    players, head = cfg.players, state[ST_HEAD]
+    r, second = int(head[HD_ROUND]), head[H_KIND] != INVEST
+    deck, taken, market = state[ST_DECK], state[ST_TAKEN], state[ST_MARKET]
     row = cfg.setup["players"][str(players)]
     obs = np.zeros(35, np.int64)
     E.observe(state, cfg.arrays, seat, obs)
     left = (seat - 1) % players
     starts = deal_starts(cfg)
-    out = {"obs": obs.tolist(), "head": head.tolist(), "marketing": state[S_MKT].tolist(),
-           "hand": state[S_HAND][seat, :state[S_HAND_N][seat]].tolist(),
-           "hand sizes": state[S_HAND_N].tolist(),
+    out = {"obs": obs.tolist(), "head": head.tolist(), "marketing": state[ST_MKT].tolist(),
+           "hand": state[ST_HAND][seat, :state[ST_HAND_N][seat]].tolist(),
+           "hand sizes": state[ST_HAND_N].tolist(),
            "initial marketing": deck[row["remove"]:row["remove"] + row["initial_marketing"]].tolist(),
            "marketed": market[:r].tolist(), "my marketing": market[:, seat].tolist(),
            "my picks": taken[:, seat].tolist()}
@@ -89,8 +89,8 @@ def seen(cfg, state, seat):
 
 def known_held(cfg, state, seat):
     """Cards ``seat`` passed in completed rounds that its left neighbour has not marketed since."""
-    players, r = cfg.players, int(state[0][H_ROUND])
-    deck, taken, market = state[S_DECK], state[S_TAKEN], state[S_MARKET]
+    players, r = cfg.players, int(state[ST_HEAD][HD_ROUND])
+    deck, taken, market = state[ST_DECK], state[ST_TAKEN], state[ST_MARKET]
     right = (seat + 1) % players
     passed = {int(deck[at + 3 * seat + j]) for t, at in enumerate(deal_starts(cfg)[:r]) for j in range(3)
               if j != taken[t, seat]}
@@ -100,7 +100,7 @@ def known_held(cfg, state, seat):
 def rebuilt_trace(cfg, state):
     """The trace of the game in ``state`` so far, rebuilt from its deck and choice log."""
     card_dest, card_value = cfg.arrays[0], cfg.arrays[1]
-    deck, taken, market = state[S_DECK], state[S_TAKEN], state[S_MARKET]
+    deck, taken, market = state[ST_DECK], state[ST_TAKEN], state[ST_MARKET]
     players = cfg.players
 
     def code(c):
@@ -136,17 +136,17 @@ def test_determinized_state_keeps_what_the_seat_saw_and_plays_on_as_a_legal_game
     E.determinize(state, cfg.arrays, seat, new_stream(draw))
     assert seen(cfg, state, seat) == before
     right = (seat + 1) % players
-    holding = set(state[S_HAND][right, :state[S_HAND_N][right]].tolist()) | {int(state[S_MARKET][state[0][H_ROUND],
+    holding = set(state[ST_HAND][right, :state[ST_HAND_N][right]].tolist()) | {int(state[ST_MARKET][state[ST_HEAD][HD_ROUND],
                                                                                                   right])}
     assert held <= holding
-    assert sorted(state[S_DECK].tolist()) == list(range(cfg.info["cards"]))
+    assert sorted(state[ST_DECK].tolist()) == list(range(cfg.info["cards"]))
     prefix = rebuilt_trace(cfg, state)
-    assert prefix.size == state[0][H_TRACE]
+    assert prefix.size == state[ST_HEAD][H_TRACE]
     trace[:prefix.size] = prefix
-    while state[0][H_TO_MOVE] >= 0:
+    while state[ST_HEAD][H_TO_MOVE] >= 0:
         E.apply(state, cfg.arrays, random_action(state, cfg, rng), trace, True)
     scores, seat_stats, game_stats = outputs(cfg, state)
-    ref = replay(cfg, trace[:state[0][H_TRACE]])  # raises at an illegal pick or a deck that is not the table
+    ref = replay(cfg, trace[:state[ST_HEAD][H_TRACE]])  # raises at an illegal pick or a deck that is not the table
     assert ref.scores == scores.tolist() and ref.gained == seat_stats[:, 0].tolist()
     assert ref.rounds == game_stats[0]
 
@@ -159,8 +159,8 @@ def test_determinize_resamples_the_other_seats_hands():
     for k in range(30):
         E.copy_state(state, work)
         E.determinize(work, cfg.arrays, 0, new_stream(k))
-        hands.add(tuple(work[S_HAND][1, :work[S_HAND_N][1]].tolist()))
-        assert work[S_HAND][0].tolist() == state[S_HAND][0].tolist()
+        hands.add(tuple(work[ST_HAND][1, :work[ST_HAND_N][1]].tolist()))
+        assert work[ST_HAND][0].tolist() == state[ST_HAND][0].tolist()
     assert len(hands) > 20
 
 
@@ -202,16 +202,16 @@ def test_determinize_draws_each_hidden_arrangement_with_its_posterior_frequency(
     cfg = tiny_config(variant)
     rng = np.random.default_rng(4)
     state, _ = started(cfg, 9, 3, rng)  # both first picks and seat 0's second pick are made
-    assert state[0][H_TO_MOVE] == 1 and state[0][H_KIND] == (MARKET if variant == "merge" else KEEP)
-    truth = posterior(variant, state[S_DECK].copy(), state[S_TAKEN][0].tolist())
+    assert state[ST_HEAD][H_TO_MOVE] == 1 and state[ST_HEAD][H_KIND] == (MARKET if variant == "merge" else KEEP)
+    truth = posterior(variant, state[ST_DECK].copy(), state[ST_TAKEN][0].tolist())
     work = E.new_state(cfg.arrays, np.zeros((2, 1)))
     draws = Counter()
     n = 600 * len(truth)
     for k in range(n):
         E.copy_state(state, work)
         E.determinize(work, cfg.arrays, 1, new_stream(k))
-        hand = tuple(work[S_HAND][0, :work[S_HAND_N][0]].tolist())
-        draws[(hand, int(work[S_MARKET][0, 0]), tuple(sorted(work[S_DECK][:2].tolist())))] += 1
+        hand = tuple(work[ST_HAND][0, :work[ST_HAND_N][0]].tolist())
+        draws[(hand, int(work[ST_MARKET][0, 0]), tuple(sorted(work[ST_DECK][:2].tolist())))] += 1
     assert set(draws) == set(truth)
     keys = sorted(truth)
     total = sum(truth.values())

@@ -19,7 +19,7 @@ from simulator.core.rng import next_u64, seed_stream
 from simulator.core.state import H_TRACE, decision_kind, is_terminal, to_move
 from simulator.fair_enough import layout as fe
 from simulator.fauch_fertig import layout as ff
-from simulator.fauch_fertig.turn import DRAWN
+from simulator.fauch_fertig.turn import ST_DRAWN
 
 WORLDS = 12   # determinizations per state and seat
 
@@ -57,15 +57,15 @@ def recorded_move(table, state, action):
     if game in ("fool", "forks"):
         return int(trace[0])   # the card's code, 100 * colour (destination) + value
     if game == "fauch-fertig":
-        return ("keep", int(state[DRAWN][trace[0]])) if kind == ff.KEEP else (kind, int(trace[0]))
+        return ("keep", int(state[ST_DRAWN][trace[0]])) if kind == ff.KEEP else (kind, int(trace[0]))
     card_kind, card_value, card_special = arrays[0], arrays[1], arrays[2]
     if kind == fe.RESEARCH:
         return "take", int(trace[1]), int(trace[2])
     if kind == fe.TARGET:
         return "target", int(trace[3])
-    if trace[0] == fe.T_SECURE:
+    if trace[0] == fe.TR_SECURE:
         return ("secure",)
-    if trace[0] == fe.T_PLACE:
+    if trace[0] == fe.TR_PLACE:
         special = fe.NONE if trace[2] < 0 else int(card_special[trace[2]])   # the special card played with it
         return "place", int(card_kind[trace[1]]), int(card_value[trace[1]]), special
     obs = np.zeros(fe.OBS_SIZE, np.int64)   # Sold Out: the target comes next, the placed card is shown pending

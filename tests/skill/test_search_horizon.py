@@ -79,17 +79,17 @@ def rank_shares(totals):
 def fool_unit(t, state):
     """(deals begun, the standing Fool! scores there: the totals) and whether ``state`` is a deal's first decision."""
     size = t.cfg.arrays[2][fool.R_HAND]
-    first = (state[0][fool.G_TRICK] == 0 and state[0][fool.G_PLAYED] == 0
-             and list(state[fool.HAND_N]) == [size] * t.cfg.players)
-    return int(state[0][fool.G_DEAL]), list(state[fool.TOTALS]), first
+    first = (state[0][fool.HD_TRICK] == 0 and state[0][fool.HD_PLAYED] == 0
+             and list(state[fool.ST_HAND_N]) == [size] * t.cfg.players)
+    return int(state[0][fool.HD_DEAL]), list(state[fool.ST_TOTALS]), first
 
 
 def forks_unit(t, state):
     """(rounds begun, the standing ``result`` writes) and whether ``state`` is a round's first decision (seat 0's
     first investment, every hand holding two cards per round played)."""
-    rounds = int(state[0][forks_layout.H_ROUND])
+    rounds = int(state[0][forks_layout.HD_ROUND])
     first = (state[0][1] == forks_layout.INVEST and to_move(state) == 0
-             and list(state[forks_layout.S_HAND_N]) == [2 * rounds] * t.cfg.players)
+             and list(state[forks_layout.ST_HAND_N]) == [2 * rounds] * t.cfg.players)
     forks.result(state, t.cfg.arrays, *t.outputs)
     return rounds, list(t.outputs[1]), first
 
