@@ -3,7 +3,7 @@
 A game that has cards names two hooks in its ``GAME`` (``card_candidates`` and
 ``card_holdings``, each ``(table, players)`` of its merged setup table); its
 own ``cards`` module says what removing a card means there. A game without
-them (Nim: a pile of counters) has no cards to ask about.
+them (a game of counters, say) has no cards to ask about.
 """
 
 from dataclasses import dataclass
