@@ -11,8 +11,10 @@ measure reported (``family``), so a card named as an outlier is one whose
 interval excludes 0 at 95% for the whole table at once.
 
 What "removing" a card means and which "who holds it" rows a game has are
-facts of each game's setup table, listed in ``playtest.card_tables`` (this
-package reads run directories and never imports the simulator).
+facts of each game's setup table, listed in the game's own ``cards`` module
+(its descriptor's ``card_candidates`` and ``card_holdings``, read by
+``playtest.card_tables``; this package reads run directories and never
+imports the simulator).
 
 Who holds it (``held_effects``), from the default table's games, per seat: the
 win share of the seats that hold the card minus that of the seats that do
@@ -98,7 +100,7 @@ def effects(base, variant, card, family):
 
 
 def held_effects(seats, rows, replicates=BOOTSTRAP, seed=0):
-    """The ``CardEffect``s of the "who holds it" ``rows`` (``playtest.card_tables.Holding``s) from a run's seat
+    """The ``CardEffect``s of the "who holds it" ``rows`` (``simulator.core.card_rows.Holding``s) from a run's seat
     rows: win share of the seats that hold the card minus the others', points, with a Poisson bootstrap interval over games,
     Bonferroni-corrected over the rows (a row whose column the run lacks, or that no seat or every seat
     holds, is left out). The same rows and ``seed`` give the same intervals (games in order)."""

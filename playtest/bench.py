@@ -66,11 +66,9 @@ from strategies.games import strategy_set
 PARTS = ("reference", "start", "first-answer", "end-to-end", "encodings", "search", "state-api")
 ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
-END_TO_END_GAMES = {"forks": 10_000_000}  # other games: 2,000,000
 END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
 # games of the all-mcts table: 8 left one of 2 threads idle at the end and read Fool!'s rate 1.4x too low
 SEARCH_TABLE_GAMES = 64
-LEARNED_TABLE_GAMES = {"forks": 20_000}  # games of the all-learned table (enough for a second); other games: 2,000
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, no statistics (chosen)": output.encode_chunk,
     "polars, zstd 1, min/max statistics": lambda frame: output.encode_chunk(
@@ -273,13 +271,12 @@ def encoding_rates(spec, run_chunk, games):
 
 
 SEARCH_ITERATIONS = 1000  # per decision, in the iteration-rate measurement
-SEARCH_TARGET = {"forks": 1_000_000}  # iterations/s over 2 threads that issue 14 asks for; other games: 200,000
 SEARCH_TARGET_THREADS = 2
 
 
 def search_target(name):
     """Iterations per second over ``SEARCH_TARGET_THREADS`` threads that the search of game ``name`` should reach."""
-    return SEARCH_TARGET.get(name, 200_000)
+    return game_registry.get(name).bench_search_target
 
 
 def mid_game_states(g, cfg, params, count=32):
@@ -473,7 +470,7 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
                  + ("" if ref is None else f", reference {ref:,.0f}, ratio {one / ref:,.0f}x")
                  + ("" if cold is None else f", start cold {cold:.1f}s warm {warm:.1f}s"))
             if "end-to-end" in parts:
-                e2e_games = 10 * games if games else END_TO_END_GAMES.get(name, 2_000_000)
+                e2e_games = 10 * games if games else g.bench_end_to_end_games
                 e2e, ratio, low, high, e2e_rss = end_to_end_rounds(prepare, name, run_chunk, e2e_games, threads)
                 found.end_to_end.append(dict(zip(END_TO_END, (name, e2e_games, e2e, ratio, low, high, e2e_rss))))
                 echo(f"{name}: end to end {e2e:,.0f} games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over "
@@ -484,7 +481,7 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
             if "search" in parts:
                 one_it, many_it, two_it, copy_ns, det_ns = search_rates(name, threads)
                 mcts_rate, budget = mcts_table_rate(simulate, name, SEARCH_TABLE_GAMES)
-                learned_rate = table_rate(simulate, name, "learned", LEARNED_TABLE_GAMES.get(name, 2_000))
+                learned_rate = table_rate(simulate, name, "learned", g.bench_learned_games)
                 found.search.append(dict(zip(SEARCH, (name, one_it, many_it, two_it, search_target(name), copy_ns,
                                                       det_ns, one / one_it, mcts_rate, budget, learned_rate))))
                 echo(f"{name}: search {one_it:,.0f} iterations/s on 1 thread, {many_it:,.0f} on {threads}, "

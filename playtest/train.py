@@ -1,7 +1,7 @@
 """Training the learned player by expert iteration (Anthony, Tian and Barber 2017, "Thinking Fast and Slow").
 
 Round 0 records games of the search with random rollouts in every seat
-(``mcts`` at ``budget`` iterations, ``EXPERT_HORIZON`` of the game); round k
+(``mcts`` at ``budget`` iterations, the game's ``expert_horizon``); round k
 records games of the search whose leaves are scored by the model of round
 k-1 (rollout = ``learned``, no horizon), and fits a new model on every
 round's data so far. The expert's whole parameter vector is written out
@@ -10,7 +10,7 @@ a change of ``mcts``'s defaults cannot change what training produces. The
 data are the features of what a seat observes, with that seat's final win
 share as the target (``simulator.core.recorder``): at each of its decisions
 (where the look-ahead player evaluates) or right after each of its moves,
-as ``RECORDED_AT_DECISION`` says for the game. The fit is scikit-learn's: ``Ridge`` on
+as the game's ``recorded_at_decision`` says. The fit is scikit-learn's: ``Ridge`` on
 standardised features for the linear design, ``MLPRegressor`` with one
 hidden layer for the network; the standardisation is folded into the model
 vector (``simulator.core.learned``). Each round's model then plays
@@ -43,15 +43,6 @@ ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled whil
 # the expert's search, every slot of the mcts vector (simulator.core.search) but the iterations and the rollout:
 EXPERT_EXPLORATION = 0.7
 EXPERT_FORBID = 0.0
-# its horizon with random rollouts (with the learned leaf: 0): the end of the deal in Fool!, of the round in Forks
-EXPERT_HORIZON = {"fool": 1.0, "forks": 1.0, "fair-enough": 0.0, "fauch-fertig": 0.0}
-# where the recorder takes a seat's features (simulator.core.recorder): at each of its decisions (True; what the
-# look-ahead player evaluates) or right after each of its moves. Chosen by measurement (docs/skill.md, "The
-# learned player"): linear models, the same training runs and validation deals but for this switch, learned in
-# one seat against the strongest heuristic: Fair Enough 31.2% at its decisions against 18.8% after its moves (round
-# 1 of 2, 200 games a round), Fool! 21.8% against 38.4% (round 2 of 3), Forks no difference (36-38%); Fauch &
-# Fertig's player does not look ahead, so it is recorded where it scores, right after the move
-RECORDED_AT_DECISION = {"forks": True, "fool": False, "fair-enough": True, "fauch-fertig": False}
 
 
 @dataclass
@@ -145,10 +136,10 @@ def fit(features, targets, design="linear", hidden=16, seed=0):
 
 def expert_vector(sset, budget, model=None):
     """The ``mcts`` vector of the expert, every slot written out: ``budget`` iterations, exploration
-    ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to ``EXPERT_HORIZON`` of the game (no model), or
+    ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to the game's ``expert_horizon`` (no model), or
     leaves scored by ``model`` (horizon 0). Raises ``RuntimeError`` if the search has a slot not pinned here."""
     slots = {P_ITERATIONS: float(budget), P_EXPLORATION: EXPERT_EXPLORATION, P_ROLLOUT: -1.0,
-             P_FORBID: EXPERT_FORBID, P_HORIZON: EXPERT_HORIZON.get(sset.game, 0)}
+             P_FORBID: EXPERT_FORBID, P_HORIZON: float(game_registry.get(sset.game).expert_horizon)}
     if sorted(slots) != list(range(P_ROLLOUT_PARAMS)):
         raise RuntimeError(f"the expert pins mcts slots {sorted(slots)}; the search has {P_ROLLOUT_PARAMS}: pin "
                            f"the new one in playtest.train")
@@ -175,8 +166,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="lin
           players=None, threads=1, at_decision=None, on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert ``mcts@budget``; each round's model validated on ``deals`` deals played by ``simulate``
-    (``playtest.api.simulate``). ``at_decision`` None records where ``RECORDED_AT_DECISION`` says for the game
-    (at decisions for a game it does not list, such as the example game);
+    (``playtest.api.simulate``). ``at_decision`` None records where the game's ``recorded_at_decision`` says;
     True (at each seat's decisions) or False (right after its moves) chooses. ``threads`` records each round's
     games and plays the validation matches on that many threads (the same rows and model on any count).
     Returns the ``Training``."""
@@ -185,7 +175,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="lin
     players = g.default_players if players is None else players
     config = g.configure(players)
     field = sset.strongest
-    at_decision = RECORDED_AT_DECISION.get(game, True) if at_decision is None else at_decision
+    at_decision = g.recorded_at_decision if at_decision is None else at_decision
     out = Training(game, players, sset.seat_feature)
     xs, ys, model = [], [], None
     for k in range(rounds):

@@ -1,4 +1,8 @@
-"""The registry of games: name on the command line -> engine package.
+"""The registry of games: name on the command line -> engine package, the one place a game is registered.
+
+A game's strategies live in the package of the same folder name under
+``strategies`` (``simulator.forks`` -> ``strategies.forks``), which
+``strategies.games`` derives from here.
 
 Packages are imported on first use, so listing games stays fast and a game
 that fails to import does not take the others down.
@@ -30,13 +34,19 @@ def names(examples=False):
     return list(PACKAGES) + (list(EXAMPLES) if examples else [])
 
 
+def package(name):
+    """The engine package of the game registered as ``name`` (a hidden example game too), e.g.
+    ``simulator.example``; its strategies are the package of the same folder name under ``strategies``."""
+    found = PACKAGES.get(name) or EXAMPLES.get(name)
+    if found is None:
+        raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(PACKAGES)})")
+    return found
+
+
 def get(name):
     """Return the ``Game`` registered as ``name`` (a hidden example game too), validated (``Game.validate``)
     the first time it is loaded."""
-    package = PACKAGES.get(name) or EXAMPLES.get(name)
-    if package is None:
-        raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(PACKAGES)})")
-    return _loaded(package)
+    return _loaded(package(name))
 
 
 @functools.cache

@@ -8,9 +8,9 @@ in a game's dispatcher is that game's ``random``, a placeholder the kernels
 never call for it.
 
 Its parameter vector IS the model (``simulator.core.learned``: ``[kind,
-n_features, n_hidden, weights...]``). The default is the model shipped for
-the game in ``strategies/weights/GAME.npy``, which ``playtest train GAME``
-reproduces from its seed (docs/skill.md, "The learned player");
+n_features, n_hidden, weights...]``). The default is the model shipped in
+the game's strategy package (``strategies/<game>/learned.npy``), which
+``playtest train GAME`` reproduces from its seed (docs/skill.md, "The learned player");
 ``--param learned=@FILE`` plays a model of one's own (a ``.npy`` file, or a
 text file of numbers). ``mcts`` with rollout = the number of ``learned``
 scores its leaves with that model instead of rolling out (its parameters
@@ -22,15 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.learned import KINDS, M_HIDDEN, M_KIND, check_model
+from strategies.games import package
 from strategies.strategy import Strategy
 
 NAME = "learned"
-WEIGHTS = Path(__file__).with_name("weights")
+MODEL_FILE = "learned.npy"   # the shipped model's file in each game's strategy package
 
 
 def weights_path(game):
-    """Where the shipped model of ``game`` (its registry name) is."""
-    return WEIGHTS / f"{game.replace('-', '_')}.npy"
+    """Where the shipped model of ``game`` (its registry name) is: ``MODEL_FILE`` in its strategy package's
+    folder (``strategies.games.package``)."""
+    return Path(__file__).parent / package(game).rsplit(".", 1)[1] / MODEL_FILE
 
 
 def shipped_model(game, n_features):

@@ -86,7 +86,18 @@ class Game:
     scenario: Callable | None = None  # (table: dict, strategies: StrategySet) -> (lines, result dict)
     play_reference: Callable | None = None  # (config, seed) -> one game by the reference engine,
     #                                         `random` in every seat (for the benchmark)
+    # what `playtest cards` asks about (simulator.core.card_rows): None, the game has no cards to take out
+    card_candidates: Callable | None = None  # (table, players) -> {card: (what removing it means, setup override)}
+    card_holdings: Callable | None = None    # (table, players) -> [Holding]: the "who holds it" rows
+    # `playtest train`'s defaults: the expert's rollout horizon (evaluation points ahead; 0 to the end of the game)
+    # and where a seat's features are recorded (True: at its decisions; False: after its moves)
+    expert_horizon: int = 0
+    recorded_at_decision: bool = True
+    # `playtest bench`'s sizes
     bench_games: int = 200_000  # games per benchmark measurement
+    bench_end_to_end_games: int = 2_000_000  # games of the end-to-end run (play and write)
+    bench_learned_games: int = 2_000  # games of the all-learned table
+    bench_search_target: int = 200_000  # search iterations per second over two threads the game should reach
     open_tables: tuple = ("players",)  # setup tables where --setup may add keys (see core.setup.merge)
 
     def validate(self):
@@ -109,7 +120,9 @@ class Game:
         missing = [v for v in ENGINE_NAMES if not hasattr(self.engine, v)]
         if missing:
             refuse(f"its engine module lacks {', '.join(missing)} (see simulator.core.state)")
-        for name, least in (("max_actions", 1), ("max_keys", 1), ("game_entries", 2), ("standing_point", 1)):
+        for name, least in (("max_actions", 1), ("max_keys", 1), ("game_entries", 2), ("standing_point", 1),
+                            ("expert_horizon", 0), ("bench_games", 1), ("bench_end_to_end_games", 1),
+                            ("bench_learned_games", 1), ("bench_search_target", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 refuse(f"{name} must be a whole number of at least {least}, got {value!r}")
@@ -118,6 +131,13 @@ class Game:
         point = self.evaluation_point
         if not (point is None or (isinstance(point, str) and point and "\n" not in point)):
             refuse(f"evaluation_point must be None or one line saying where it is, got {point!r}")
+        if self.expert_horizon and point is None:
+            refuse(f"expert_horizon {self.expert_horizon} stops rollouts at evaluation points, and the game has "
+                   f"none: use 0")
+        if not isinstance(self.recorded_at_decision, bool):
+            refuse(f"recorded_at_decision must be True or False, got {self.recorded_at_decision!r}")
+        if (self.card_candidates is None) != (self.card_holdings is None):
+            refuse("card_candidates and card_holdings go together: give both or neither")
         classes = self.action_classes
         if (not isinstance(classes, tuple) or not all(isinstance(c, str) and c for c in classes)
                 or len(set(classes)) != len(classes) or len(classes) > 62):

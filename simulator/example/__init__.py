@@ -36,4 +36,13 @@ GAME = Game(
     evaluation_point=None,
     action_classes=("take-most", "take-one"),  # engine.action_class
     play_reference=reference.play_random,
+    # what `playtest cards`, `train` and `bench` read (simulator.core.game.Game says what each means)
+    card_candidates=None,  # a pile of counters: no cards to take out
+    card_holdings=None,
+    expert_horizon=0,  # no evaluation point: the expert's rollouts play to the end
+    recorded_at_decision=True,
+    bench_games=200_000,
+    bench_end_to_end_games=2_000_000,
+    bench_learned_games=2_000,
+    bench_search_target=200_000,
 )

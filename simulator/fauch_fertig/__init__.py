@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.fauch_fertig import engine, layout, reference, turn
+from simulator.fauch_fertig import cards, engine, layout, reference, turn
 from simulator.fauch_fertig.narrate import narrate
 from simulator.fauch_fertig.scenario import scenario
 from simulator.fauch_fertig.setup import VARIANTS, compile_setup
@@ -34,5 +34,10 @@ GAME = Game(
     standing_point=engine.STANDING_COINS,
     play_reference=reference.play,
     scenario=scenario,
+    card_candidates=cards.candidates,
+    card_holdings=cards.holdings,
+    # the recorder takes a seat's features for `playtest train` right after its moves: its learned player does
+    # not look ahead, so it is recorded where it scores
+    recorded_at_decision=False,
     bench_games=100_000,
 )

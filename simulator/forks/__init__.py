@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from simulator.core.game import Game
-from simulator.forks import engine, layout, reference
+from simulator.forks import cards, engine, layout, reference
 from simulator.forks.narrate import narrate
 from simulator.forks.setup import VARIANTS, compile_setup
 
@@ -33,6 +33,15 @@ GAME = Game(
                       "applied to the marketing totals and the investments so far"),
     action_classes=("market-held",),  # engine.action_class
     play_reference=reference.play_random,
+    card_candidates=cards.candidates,
+    card_holdings=cards.holdings,
+    expert_horizon=1,  # the expert's random rollouts stop at the end of the round
+    # `playtest train` records a seat's features at its decisions; measured (docs/skill.md, "The learned
+    # player"): no difference against after its moves, 36-38%
+    recorded_at_decision=True,
     bench_games=1_000_000,
+    bench_end_to_end_games=10_000_000,
+    bench_learned_games=20_000,  # the all-learned table: enough for a second
+    bench_search_target=1_000_000,  # iterations/s over 2 threads that issue 14 asks for
     open_tables=("players", "deck.extra"),
 )

@@ -59,3 +59,32 @@ def test_a_broken_description_is_refused():
         dataclasses.replace(forks, default_players=7).validate()
     with pytest.raises(InvalidGame, match="include 'finished'"):
         dataclasses.replace(forks, game_columns=("rounds",)).validate()
+
+
+@pytest.mark.parametrize("game, changes, says", [
+    ("forks", {"expert_horizon": -1}, "expert_horizon must be a whole number of at least 0, got -1"),
+    ("nim", {"expert_horizon": 1}, "expert_horizon 1 stops rollouts at evaluation points, and the game has none"),
+    ("forks", {"recorded_at_decision": 1}, "recorded_at_decision must be True or False"),
+    ("forks", {"bench_search_target": 0}, "bench_search_target must be a whole number of at least 1, got 0"),
+    ("forks", {"bench_learned_games": 2.5}, "bench_learned_games must be a whole number of at least 1, got 2.5"),
+    ("forks", {"card_holdings": None}, "card_candidates and card_holdings go together"),
+])
+def test_a_broken_description_of_cards_train_or_bench_is_refused_in_one_line(game, changes, says):
+    with pytest.raises(InvalidGame) as refused:
+        dataclasses.replace(games.get(game), **changes).validate()
+    assert str(refused.value).startswith(f"game {game!r}: ") and says in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_the_strategies_and_the_shipped_model_of_a_game_follow_from_its_one_registry_line(monkeypatch):
+    from strategies import games as strategy_games
+    from strategies.learned import weights_path
+
+    for name in games.names(examples=True):
+        assert weights_path(name).is_file(), name
+    assert strategy_games.package("nim") == "strategies.example"
+    monkeypatch.setitem(games.EXAMPLES, "toy", "simulator.toy")   # a new game: one line in simulator.games
+    assert strategy_games.package("toy") == "strategies.toy"
+    assert weights_path("toy").parts[-3:] == ("strategies", "toy", "learned.npy")
+    with pytest.raises(games.UnknownGame, match="unknown game 'nothing'"):
+        strategy_games.package("nothing")

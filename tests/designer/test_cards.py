@@ -1,7 +1,9 @@
 """playtest cards: an overwhelmingly strong card is named first; bad input is one error line."""
 
 import json
+import types
 
+import pytest
 
 from cli_support import invoke, same_figures
 
@@ -241,7 +243,7 @@ def test_a_dealt_kind_bit_recovers_a_planted_effect_and_other_bits_show_none():
     import polars as pl
 
     from analyses.cards import held_effects
-    from playtest.card_tables import Holding
+    from simulator.core.card_rows import Holding
 
     rng = np.random.default_rng(9)
     games, players = 6000, 3
@@ -267,7 +269,7 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
     import polars as pl
 
     from analyses.cards import held_effects
-    from playtest.card_tables import Holding
+    from simulator.core.card_rows import Holding
 
     def planted(rng, games, players=3):
         has = rng.random((games, players)) < 0.4             # each seat dealt the card with chance 0.4
@@ -292,8 +294,9 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
 
 
 def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kernel_knows_each_cards_kind():
-    from playtest.card_tables import candidates, card_kinds
+    from playtest.card_tables import candidates
     from simulator.fauch_fertig import GAME
+    from simulator.fauch_fertig.cards import card_kinds
     from simulator.fauch_fertig.layout import BLACK, N_CARDS, R_CARD_KIND, card_colour, card_copy, card_number
 
     config = GAME.configure(4)
@@ -389,3 +392,35 @@ def test_the_designer_commands_explain_their_lineup_options():
         assert "--strategy-file PATH A Python file defining your own strategy" in shown
         assert "--param NAME=V1,V2,... Replace the parameter vector" in shown
         assert "--variant TEXT Rules variant" in shown
+
+
+def test_a_game_without_card_hooks_has_no_cards_to_ask_about_in_one_line(tmp_path):
+    from analyses.cards import CardError
+    from playtest import api
+    from playtest.card_tables import holdings
+    from simulator import games
+
+    nim = games.get("nim")
+    assert nim.card_candidates is None and holdings("nim", nim.default_setup(), 2) == []
+    with pytest.raises(CardError) as refused:
+        api.cards("nim", players=2, games=100, out=tmp_path / "cards")
+    assert str(refused.value) == ("nim has no cards for playtest cards to take out (its descriptor names no "
+                                  "card_candidates)")
+    assert not (tmp_path / "cards").exists()
+
+
+def test_cards_asks_the_games_descriptor_for_its_cards(monkeypatch):
+    import dataclasses
+
+    from playtest import card_tables
+    from simulator import games
+    from simulator.core.card_rows import Holding
+
+    nim = dataclasses.replace(games.get("nim"), card_candidates=lambda table, players: {
+        "counter": (f"one counter fewer at {players} players", {"pile": {"max": table["pile"]["max"] - 1}})},
+        card_holdings=lambda table, players: [Holding("counter (taken)", "taken", None, "observational", "")])
+    monkeypatch.setattr(card_tables, "games", types.SimpleNamespace(get={"nim": nim}.__getitem__))
+    table = nim.default_setup()
+    assert card_tables.candidates("nim", table, 2) == {
+        "counter": ("one counter fewer at 2 players", {"pile": {"max": table["pile"]["max"] - 1}})}
+    assert [h.card for h in card_tables.holdings("nim", table, 2)] == ["counter (taken)"]

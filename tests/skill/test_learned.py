@@ -286,3 +286,28 @@ def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_default
     monkeypatch.setattr(training, "P_ROLLOUT_PARAMS", 6)
     with pytest.raises(RuntimeError, match="pin the new one"):
         training.expert_vector(sset, 64)
+
+
+def test_training_takes_its_defaults_from_the_games_descriptor(monkeypatch):
+    """`playtest train nim` through the descriptor's hooks: the expert's horizon and where the recorder takes a
+    seat's features are the game's ``expert_horizon`` and ``recorded_at_decision``."""
+    import types
+
+    import playtest.train as training
+    from simulator.core.search import P_HORIZON
+
+    def descriptor_says(name, **fields):
+        changed = dataclasses.replace(games.get(name), **fields)
+        monkeypatch.setattr(training, "game_registry", types.SimpleNamespace(get={name: changed}.__getitem__))
+
+    descriptor_says("fool", expert_horizon=3)
+    assert training.expert_vector(strategy_set("fool"), 8)[P_HORIZON] == 3.0
+    tiny = dict(simulate=api.simulate, seed=1, rounds=1, games=20, budget=8, deals=20)
+    models = {}
+    for says in (True, False):
+        descriptor_says("nim", recorded_at_decision=says)
+        models[says] = training.train("nim", **tiny).model
+    monkeypatch.undo()
+    assert np.array_equal(models[False], training.train("nim", at_decision=False, **tiny).model)
+    assert np.array_equal(models[True], training.train("nim", at_decision=True, **tiny).model)
+    assert not np.array_equal(models[True], models[False])   # the pile before the move is not the pile after it
