@@ -61,7 +61,7 @@ def test_no_command_declares_a_shared_option_by_hand():
         for param in command.params:
             shared = (param.human_readable_name == "GAME" if isinstance(param, click.Argument)
                       else any(o in options.SHARED for o in param.opts))
-            made_here = isinstance(param, (options.SharedOption, options.SharedArgument))
+            made_here = isinstance(param, (options.SharedOption, options.SharedArgument, options.FormerSpelling))
             if shared and not made_here and ours(path):
                 by_hand.append(f"{path} {param.human_readable_name}")
     assert by_hand == []
