@@ -1,10 +1,12 @@
 """The Python API: every command of the command line as one call, for notebooks and scripts.
 
-Each command is one function returning a result object: ``simulate`` a
-``Run``; ``tournament``, ``sweep``, ``ladder``, ``restrict``, ``tune``, the
-designer's studies (``survey``, ``compensate``, ``cards``), ``train``,
-``search_gain`` and ``bench`` a ``Result``; ``compare`` an ``analyses.compare.Comparison``; ``report`` the
-path written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
+Each command is one function of the same name (``search-gain`` is
+``search_gain``) returning a result object: ``simulate`` a ``Run``;
+``tournament``, ``sweep``, ``ladder``, ``restrict``, ``tune``, ``skill``,
+the designer's studies (``survey``, ``compensate``, ``cards``), ``train``,
+``search_gain`` and ``bench`` a ``Result``; ``setup`` the setup table's
+text; ``compare`` an ``analyses.compare.Comparison``; ``report`` the path
+written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
 table) and ``.verdict`` where the command has one. The click command line
 (``playtest.cli``) parses options, calls these functions and prints.
 

@@ -82,7 +82,7 @@ def test_default_models_follow_the_strategy_set():
 
 # --- a tiny real study through the command line ------------------------------------------------------------
 
-TINY = ["skill", "forks", "--models", "random,greedy", "--precision", "5", "--max-games", "600", "--deals", "60",
+TINY = ["skill", "forks", "--models", "random,greedy", "--precision", "5", "-n", "600", "--match-deals", "60",
         "--chunk-size", "200", "--seed", "3", "--threads", "1"]
 
 
