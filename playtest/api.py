@@ -208,10 +208,7 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
         raise RunError("--scheduler and --workers need --backend dask")
     if backend == "dask" and until_ci is not None:
         raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
-    cores = numba.config.NUMBA_NUM_THREADS
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or not 1 <= threads <= cores):
-        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
+    check_threads(threads)
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
@@ -234,6 +231,14 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
                                                     **({"until_ci": until_ci} if until_ci else {})},
                                     on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
+
+
+def check_threads(threads):
+    """Refuse a thread count that is not None (all cores) or a whole number from 1 to the cores numba may use."""
+    cores = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or not 1 <= threads <= cores):
+        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
 
 
 def verdict(run, margin=1.0, confidence=0.95):
@@ -1239,9 +1244,8 @@ def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=No
         game_registry.get(game)   # an unknown game: its error line, before anything runs
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
         raise RunError(f"deals must be a whole number of at least 2 (a paired interval), got {deals!r}")
+    check_threads(threads)
     threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise RunError(f"threads must be a whole number of at least 1, got {threads!r}")
     baseline = SEARCH_BASELINE if baseline is None else baseline
     exported = None
     if baseline != "here":
@@ -1388,6 +1392,7 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
     strangers = sorted(set(params) - set(models))
     if strangers:
         raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
+    check_threads(threads)
     study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params, deals, margin)
     out = Path(out)
     if resume:
