@@ -1,10 +1,12 @@
 """The Python API: every command of the command line as one call, for notebooks and scripts.
 
-Each command is one function returning a result object: ``simulate`` a
-``Run``; ``tournament``, ``sweep``, ``ladder``, ``restrict``, ``tune``, the
-designer's studies (``survey``, ``compensate``, ``cards``), ``train``,
-``search_gain`` and ``bench`` a ``Result``; ``compare`` an ``analyses.compare.Comparison``; ``report`` the
-path written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
+Each command is one function of the same name (``search-gain`` is
+``search_gain``) returning a result object: ``simulate`` a ``Run``;
+``tournament``, ``sweep``, ``ladder``, ``restrict``, ``tune``, ``skill``,
+the designer's studies (``survey``, ``compensate``, ``cards``), ``train``,
+``search_gain`` and ``bench`` a ``Result``; ``setup`` the setup table's
+text; ``compare`` an ``analyses.compare.Comparison``; ``report`` the path
+written. A result has ``.to_polars()`` and ``.to_pandas()`` (its main
 table) and ``.verdict`` where the command has one. The click command line
 (``playtest.cli``) parses options, calls these functions and prints.
 
@@ -28,6 +30,7 @@ True
 import contextlib
 import dataclasses
 import subprocess
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +46,8 @@ from simulator.core.batch import (MAX_SEED, LocalChunks, RunError, RunSpec, Stra
                                   chunk_bounds, run_batch, trace_one)
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
+
+GAMES = 100_000  # the default number of games of ``simulate``, on the command line and here
 
 
 @dataclass
@@ -163,7 +168,7 @@ def provenance():
     return info
 
 
-def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",), variant="standard",
+def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
              scheduler=None, workers=None, on_start=None):
@@ -203,10 +208,7 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
         raise RunError("--scheduler and --workers need --backend dask")
     if backend == "dask" and until_ci is not None:
         raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
-    cores = numba.config.NUMBA_NUM_THREADS
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or not 1 <= threads <= cores):
-        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
+    check_threads(threads)
     spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
                          rotate_seats=rotate_seats)
@@ -229,6 +231,14 @@ def simulate(game, *, players=None, games=10_000, seed=0, strategies=("random",)
                                                     **({"until_ci": until_ci} if until_ci else {})},
                                     on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
+
+
+def check_threads(threads):
+    """Refuse a thread count that is not None (all cores) or a whole number from 1 to the cores numba may use."""
+    cores = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or not 1 <= threads <= cores):
+        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
 
 
 def verdict(run, margin=1.0, confidence=0.95):
@@ -941,12 +951,13 @@ def strategies(game, strategy_files=()):
                          for sid, s in enumerate(sset.all)], schema_overrides={"params": pl.List(pl.Float64)})
 
 
-def setup_table(game):
-    """The text of ``game``'s default setup table (TOML; copy it, edit it, pass it as ``setup``).
+def setup(game):
+    """The text of ``game``'s default setup table (``playtest setup``; TOML: copy it, edit it, pass it as
+    ``setup``).
 
     Examples
     --------
-    >>> "[players" in api.setup_table("forks")
+    >>> "[players" in api.setup("forks")
     True
     """
     return game_registry.get(game).setup_path.read_text()
@@ -1169,7 +1180,7 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
                         "ranking": card_effects.ranking(effects, measure)})
 
 
-def search_gain(games, *, deals=100, seed=1, threads=1, budget=None, param=None, baseline=None,
+def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=None, baseline=None,
                 baseline_param=None, on_line=None):
     """The paired win-share gain of ``mcts`` over a baseline search on the same deals (``playtest search-gain``;
     ``playtest.search_gain``).
@@ -1184,8 +1195,10 @@ def search_gain(games, *, deals=100, seed=1, threads=1, budget=None, param=None,
     ----------
     games : list of str
         Registered games, measured in turn.
-    deals, seed, threads : int
-        Deals per arm (at least 2), their seed, and threads of each arm's run.
+    deals, seed : int
+        Deals per arm (at least 2) and their seed.
+    threads : int, optional
+        Threads of each arm's run (None: all cores).
     budget : int, optional
         Iterations of both arms (``mcts@budget``; None: the game's default).
     param, baseline_param : str, optional
@@ -1231,8 +1244,8 @@ def search_gain(games, *, deals=100, seed=1, threads=1, budget=None, param=None,
         game_registry.get(game)   # an unknown game: its error line, before anything runs
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 2:
         raise RunError(f"deals must be a whole number of at least 2 (a paired interval), got {deals!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise RunError(f"threads must be a whole number of at least 1, got {threads!r}")
+    check_threads(threads)
+    threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
     baseline = SEARCH_BASELINE if baseline is None else baseline
     exported = None
     if baseline != "here":
@@ -1324,9 +1337,9 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     return Result(found.frame(), info={**found.tables(), "markdown": found.markdown, "out": out})
 
 
-def by_model(game, out, *, models=None, mcts=None, players=None, precision=2.0, max_games=20_000, deals=500,
-             seed=0, margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_stage=None,
-             on_progress=None):
+def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max_games=20_000, deals=500,
+          seed=0, margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_stage=None,
+          on_progress=None):
     """The skilled answer (``playtest skill``; ``analyses.by_model``): each player model's first-seat edge and
     seat verdict with it in every seat, its strength on the ladder, and the answer of the strongest.
 
@@ -1354,8 +1367,8 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=2.0, 
     Examples
     --------
     >>> import tempfile
-    >>> r = api.by_model("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"], precision=20,
-    ...                  max_games=200, deals=40)
+    >>> r = api.skill("forks", tempfile.mkdtemp() + "/models", models=["random", "greedy"], precision=20,
+    ...               max_games=200, deals=40)
     >>> r.to_polars()["model"].to_list(), r.info["answer"]["model"]
     (['random', 'greedy'], 'greedy')
     """
@@ -1379,6 +1392,7 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=2.0, 
     strangers = sorted(set(params) - set(models))
     if strangers:
         raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
+    check_threads(threads)
     study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params, deals, margin)
     out = Path(out)
     if resume:
@@ -1397,6 +1411,21 @@ def by_model(game, out, *, models=None, mcts=None, players=None, precision=2.0, 
     edges = study_of.table(out, margin)[1]
     found = study_of.answer(out, edges, margin)
     return Result(edges, found["sentence"], dir=out, info={"answer": found})
+
+
+def _deprecated(old, new):
+    """``new`` under its former name ``old``, for one release: each call warns (``DeprecationWarning``)."""
+    def alias(*args, **kwargs):
+        warnings.warn(f"playtest.api.{old} is deprecated and will be removed; use playtest.api.{new.__name__}",
+                      DeprecationWarning, stacklevel=2)
+        return new(*args, **kwargs)
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated: the former name of ``{new.__name__}`` (same arguments); it warns when called."
+    return alias
+
+
+by_model = _deprecated("by_model", skill)
+setup_table = _deprecated("setup_table", setup)
 
 
 def _check_resumable(out, study, study_of):

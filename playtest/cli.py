@@ -21,7 +21,7 @@ import numpy as np
 
 import playtest
 from playtest import api, compile_notice, options, terminal
-from playtest.cli_types import HelpGroup, OutputPath, local_workers_type, until_ci_type
+from playtest.cli_types import HelpGroup, local_workers_type, until_ci_type
 from playtest.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core import worker
@@ -176,7 +176,7 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 @cli.command(short_help="Play many games of GAME: the seat table and the balance verdict.")
 @options.game()
 @run_options
-@options.games(100_000, rotation="flag")
+@options.games(api.GAMES, rotation="flag")
 @options.out("the run (seats/*.parquet, manifest.json) [default: none kept]")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games per chunk (one parquet file each); results do not depend on it.")
@@ -389,20 +389,19 @@ def list_strategies(game, strategy_files):
 @options.game()
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
-    click.echo(terminal.toml(api.setup_table(game)), nl=False)
+    click.echo(terminal.toml(api.setup(game)), nl=False)
 
 
 @cli.command()
-@click.argument("names", nargs=-1, type=click.Choice(game_registry.names()), metavar="[GAME...]")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=None,
-              help="Games per measurement [default: sized per game].")
+@options.game(many=True, required=False)
+@options.games(None, per="measurement", default_text="sized per game")
 @click.option("--part", "parts", multiple=True, type=click.Choice(BENCH_PARTS),
               help="Only this part besides the kernel's games/s (repeat for several) [default: all].")
-@click.option("--out", type=OutputPath(dir_okay=False), default="bench/results.md", show_default=True)
-def bench(games, names, parts, out):
+@options.out("the table (Markdown)", kind="file", default="bench/results.md")
+def bench(game, games, parts, out):
     """Measure games/s of each GAME's engine (default: every game; numba and reference), its cold and warm
     start, and write a table."""
-    api.bench(names=list(names) or None, games=games, parts=list(parts) or None, out=out, on_line=click.echo)
+    api.bench(names=list(game) or None, games=games, parts=list(parts) or None, out=out, on_line=terminal.echo)
 
 
 def _raise_interrupt(signum, frame):

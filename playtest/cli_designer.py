@@ -18,10 +18,9 @@ import click
 
 from analyses import survey as surveys
 from analyses.compensate import CONFIRM_OFFSET, MAX_FACTOR
-from analyses.verdict import DEFAULT_MARGIN
-from playtest import api, terminal
+from playtest import api, options, terminal
 from playtest.cli import interrupted, run_arguments
-from playtest.cli_types import FiniteRange, OutputPath, local_workers_type, margin_type
+from playtest.cli_types import FiniteRange, local_workers_type
 from reports.section import compact_toml
 from simulator import games as game_registry
 from simulator.core import rundir
@@ -30,23 +29,14 @@ from simulator.core.setup import read_toml
 
 
 def lineup_options(strategy_help):
-    """``--strategy`` (described by ``strategy_help``), ``--rotate-seats``, ``--strategy-file``, ``--param``,
-    ``--variant`` and ``--setup``: who plays which game, as for ``simulate``."""
+    """``--strategy`` (described by ``strategy_help``), ``--rotate-seats``, and the shared ``--strategy-file``,
+    ``--param``, ``--variant`` and ``--setup``: who plays which game, as for ``simulate``."""
     def decorate(f):
         for option in reversed([
             click.option("--strategy", "-s", "strategies", multiple=True, default=("random",), show_default=True,
                          help=strategy_help),
             click.option("--rotate-seats", is_flag=True, help="Play every deal once per rotation of the strategies."),
-            click.option("--strategy-file", "strategy_files", multiple=True, type=click.Path(),
-                         help="A Python file defining your own strategy (see README); its NAME can then be used "
-                              "with --strategy."),
-            click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
-                         help="Replace the parameter vector of a seated strategy (as many values as its default), "
-                              "e.g. --param hedger=0.8."),
-            click.option("--variant", default="standard", show_default=True,
-                         help="Rules variant (see `playtest games`)."),
-            click.option("--setup", type=click.Path(dir_okay=False), default=None,
-                         help="TOML file over the setup table.")]):
+            options.strategy_file(), options.param(), options.variant(), options.setup()]):
             f = option(f)
         return f
     return decorate
@@ -76,30 +66,26 @@ def _counts(text, game, setup):
 
 
 @click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
-@click.option("--players", "-p", "counts", default=None, metavar="N,N,...",
-              help="Player counts to compare [default: every count of the setup table].")
-@click.option("--games", "-n", type=click.IntRange(min=2), default=surveys.DEFAULT_GAMES, show_default=True,
-              help="Games per player count (deals, with --rotate-seats).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, help="Run seed.")
+@options.game()
+@options.players(many=True)
+@options.games(surveys.DEFAULT_GAMES, per="player count", rotation="flag", minimum=2)
+@options.seed()
 @lineup_options("One strategy for every seat; with --rotate-seats, several rotated over the seats.")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
-              help="Directory for the survey (survey.json, summary.csv, runs/, report.html) [default: none kept].")
+@options.out("the survey (survey.json, summary.csv, runs/, report.html) [default: none kept]")
 @click.option("--force", is_flag=True, help="Replace an earlier survey in --out (a folder holding only a survey).")
-@click.option("--resume", is_flag=True, help="Continue an interrupted survey in --out.")
-@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@options.resume()
+@options.threads()
 @backend_options
-@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
-              help="Balanced means every seat's edge is within ± this many percentage points.")
-@click.option("--report/--no-report", "make_report", default=True, show_default=True,
-              help="Also write <out>/report.html (with --out).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON list, one object per count (players, verdict, edges, feel figures); the "
-                   "recommendation is in <out>/survey.json.")
-def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
+@options.margin()
+@options.report()
+@options.json()
+def survey(game, players, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out, force,
            resume, threads, backend, scheduler, workers, margin, make_report, as_json):
     """Compare every player count of GAME side by side: seat verdict, first seat's edge, largest edge, game
-    length, close games, ties and lead changes, each with its interval, and a recommendation sentence."""
+    length, close games, ties and lead changes, each with its interval, and a recommendation sentence.
+
+    The report needs --out; --json prints one object per count (players, verdict, edges, feel figures),
+    and the recommendation is in <out>/survey.json."""
     if len(strategies) > 1 and not rotate_seats:
         raise RunError("a survey plays one kind of lineup at every count: give one --strategy, or several "
                        "with --rotate-seats")
@@ -107,7 +93,7 @@ def survey(game, counts, games, seed, strategies, rotate_seats, strategy_files, 
         raise RunError("--force and --resume exclude each other")
     if resume and out is None:
         raise RunError("--resume needs the --out directory of the interrupted survey")
-    player_counts = _counts(counts, game, setup)
+    player_counts = _counts(players, game, setup)
     if not player_counts:
         raise RunError(f"the setup table of {game} has no player count to survey")
     args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
@@ -166,19 +152,18 @@ def _lineup(strategies, players, rotate_seats):
 
 
 @click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
-@click.option("--players", "-p", type=int, required=True, help="The player count to compensate.")
+@options.game()
+@options.players(required=True)
 @click.option("--knob", default="seat_bonus", show_default=True,
               help="The per-seat key of the [players.N] row to solve for (seat_bonus, or e.g. start_coins in "
                    "fauch-fertig).")
-@click.option("--games", "-n", type=click.IntRange(min=100), default=None,
-              help="Games (deals, with --rotate-seats) per evaluation [default: planned from --margin and the seat "
-                   "count, so that an even game reads balanced 4 times in 5].")
+@options.games(None, per="evaluation", rotation="flag", minimum=100,
+               default_text="planned from --margin and the seat count, so that an even game reads balanced 4 "
+                            "times in 5")
 @click.option("--max-games", type=click.IntRange(min=100), default=None,
               help=f"Most games the confirmation plays while it is inconclusive (it doubles) [default: "
                    f"{MAX_FACTOR} x --games].")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED - CONFIRM_OFFSET), default=0, show_default=True,
-              help=f"Search seed; the confirmation plays seed + {CONFIRM_OFFSET:,}.")
+@options.seed(MAX_SEED - CONFIRM_OFFSET)
 @lineup_options("Strategy name; once for every seat, or once per seat.")
 @click.option("--low", type=FiniteRange(-1e6, 1e6), default=None,
               help="Lowest knob value searched per seat [seat_bonus: -10 relative to seat 0; start_coins: 0].")
@@ -186,20 +171,20 @@ def _lineup(strategies, players, rotate_seats):
               help="Highest knob value searched per seat [seat_bonus: 10; start_coins: 20].")
 @click.option("--step", type=FiniteRange(0, 1e6, min_open=True), default=None,
               help="Grid step of the search [seat_bonus: 0.5 points; other knobs: 1].")
-@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
-@click.option("--margin", type=margin_type(), default=DEFAULT_MARGIN, show_default=True,
-              help="Balanced means every seat's edge is within ± this many percentage points.")
-@click.option("--out", "-o", type=OutputPath(dir_okay=False), default=None,
-              help="Write the compensated setup table (a FILE.toml that simulate --setup accepts), only when the "
-                   "confirmation calls it balanced.")
+@options.threads()
+@options.margin()
+@options.out("the compensated setup table (a FILE.toml that --setup accepts), only when the confirmation "
+             "calls it balanced", kind="file")
 @click.option("--write-unconfirmed", is_flag=True,
               help="With --out, write the best candidate even when it is not confirmed (marked unconfirmed in "
                    "the file).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@options.json()
 def compensate(game, players, knob, games, max_games, seed, strategies, rotate_seats, strategy_files, params,
                variant, setup, low, high, step, threads, margin, out, write_unconfirmed, as_json):
     """Find the per-seat compensation (points added to each seat's final score, or a per-seat knob such as
-    start_coins) that brings every seat's edge inside the margin, and confirm or refuse it on a fresh seed."""
+    start_coins) that brings every seat's edge inside the margin, and confirm or refuse it on a fresh seed.
+
+    The search plays --seed; the confirmation plays fresh deals on a seed of its own, above it."""
     if out is not None:
         _check_toml_out(out)
     if write_unconfirmed and out is None:
@@ -302,43 +287,38 @@ def _check_toml_out(out):
         raise RunError(f"--out {out}: the folder {path.absolute().parent} does not exist")
 
 
+MEASURES = ("win share", "first seat edge", "largest seat edge", "mean rounds", "mean score spread")
+
+
 @click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@options.game()
+@options.players()
 @click.option("--card", "names", multiple=True, help="Only this card (repeat for several) [default: every card].")
-@click.option("--games", "-n", type=click.IntRange(min=100), default=4000, show_default=True,
-              help="Games (deals, with --rotate-seats) per table.")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
-              help="Seed of every table: the same deals with and without each card.")
+@options.games(4000, per="table", rotation="flag", minimum=100)
+@options.seed()
 @lineup_options("Strategy name; once for every seat, or once per seat.")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), default=None,
-              help="Directory for the tables played (cards.json, runs/) [default: none kept].")
+@options.out("the tables played (cards.json, runs/, report.html) [default: none kept]")
 @click.option("--force", is_flag=True, help="Replace an earlier cards run in --out (a folder holding only one).")
-@click.option("--resume", is_flag=True, help="Continue an interrupted cards run in --out.")
-@click.option("--threads", type=int, default=None, help="Threads [default: all cores].")
+@options.resume()
+@options.threads()
 @backend_options
-@click.option("--measure", type=click.Choice(["win share", "first seat edge", "largest seat edge", "mean rounds",
-                                              "mean score spread"]), default="win share", show_default=True,
-              help="What the opening table ranks the cards by: the win share of the seats holding a card minus "
-                   "the others' (dealt: causal; played or bought: an association), or what removing it changes.")
-@click.option("--report", "report", type=OutputPath(dir_okay=False), default=None,
-              help="Write an HTML report (a new FILE.html; its data goes to FILE-data/).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print a list of {card, measure, effect, low, high, kind, meaning} as JSON (kind: causal, "
-                   "observational, or not playable with the reason as its meaning).")
+@click.option("--measure", type=click.Choice(MEASURES), default="win share", show_default=True, metavar="MEASURE",
+              help=f"What the opening table ranks the cards by ({', '.join(MEASURES)}): the win share of the "
+                   f"seats holding a card minus the others' (dealt: causal; played or bought: an association), or "
+                   f"what removing it changes.")
+@options.report()
+@options.json()
 def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_files, params, variant, setup, out,
-          force, resume, threads, backend, scheduler, workers, measure, report, as_json):
+          force, resume, threads, backend, scheduler, workers, measure, make_report, as_json):
     """Which card matters? Remove each card (or kind) of GAME's setup table and play the same deals: the change
     in the first seat's edge, the largest edge, the game length and the score spread, with corrected intervals;
-    and who holds it: the win share of the seats dealt (causal) or playing (observational) a card."""
+    and who holds it: the win share of the seats dealt (causal) or playing (observational) a card.
+
+    Every table plays the same deals (--seed). The report needs --out. --json prints a list of {card, measure,
+    effect, low, high, kind, meaning} (kind: causal, observational, or not playable with the reason as its
+    meaning)."""
     from analyses import cards as card_effects
 
-    if report is not None:
-        if Path(report).suffix != ".html" or Path(report).exists():
-            raise RunError(f"--report {report}: give a new file name ending in .html (playtest does not write over "
-                           f"a file)")
-        if not Path(report).absolute().parent.is_dir():
-            raise RunError(f"--report {report}: the folder {Path(report).absolute().parent} does not exist")
     if force and resume:
         raise RunError("--force and --resume exclude each other")
     if resume and out is None:
@@ -376,6 +356,7 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
         raise RunError(str(exc)) from None
     effects, meanings, unplayable = (found.info[k] for k in ("effects", "meanings", "unplayable"))
     sentences = card_effects.outlier_sentences(effects, meanings, measure)
+    report = Path(out) / "report.html" if out is not None and make_report else None
     if report is not None:
         from reports.build import render
         from reports.cards_report import cards_section

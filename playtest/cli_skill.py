@@ -10,16 +10,11 @@ import time
 from pathlib import Path
 
 import click
-import numba
 
 from analyses.verdict import points
-from playtest import api, terminal
-from playtest.cli_types import FiniteRange, OutputPath, margin_type
+from playtest import api, options, terminal
+from playtest.cli_types import FiniteRange, margin_type
 from simulator import games as game_registry
-
-
-def game_argument(f):
-    return click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")(f)
 
 
 def print_json(value):
@@ -32,25 +27,24 @@ def _points(share):
 
 
 @click.command()
-@game_argument
+@options.game()
 @click.argument("strategy")
 @click.option("--field", "-f", required=True, help="The strategy in every other seat.")
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@options.players()
 @click.option("--budget", type=click.IntRange(2, 10_000), default=60, show_default=True,
               help="Evaluations the optimiser may make.")
-@click.option("--deals", type=click.IntRange(10, 10_000_000), default=500, show_default=True,
-              help="Deals per evaluation (each played from every seat).")
+@options.games(500, per="evaluation", rotation="always", minimum=10, maximum=10_000_000, aliases=("--deals",))
 @click.option("--confirm-deals", type=click.IntRange(10, 100_000_000), default=5_000, show_default=True,
               help="Fresh deals on which the tuned and the default vector are compared at the end.")
 @click.option("--sigma", type=FiniteRange(0, min_open=True), default=1.0, show_default=True,
               help="The optimiser's first step size, in parameter units.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 10_001), default=0, show_default=True,
-              help="Confirmation seed; evaluation i uses seed + 1 + i.")
-@click.option("--out", "-o", type=OutputPath(dir_okay=False), required=True,
-              help="TOML file for the tuned vector; use it with --param STRATEGY=@FILE.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, seed, out, as_json):
-    """Tune STRATEGY's parameter vector against a field with seats rotated, then confirm it on fresh deals."""
+@options.seed(2 ** 63 - 10_001)
+@options.out("the tuned vector (a TOML file; use it with --param STRATEGY=@FILE)", kind="file", required=True)
+@options.json()
+def tune(game, strategy, field, players, budget, games, confirm_deals, sigma, seed, out, as_json):
+    """Tune STRATEGY's parameter vector against a field with seats rotated, then confirm it on fresh deals.
+
+    The confirmation plays --seed; evaluation i plays seed + 1 + i."""
     g = game_registry.get(game)
     players = g.default_players if players is None else players
 
@@ -58,7 +52,7 @@ def tune(game, strategy, field, players, budget, deals, confirm_deals, sigma, se
         if not as_json:
             terminal.echo(f"evaluation {done}/{total}: win share {100 * share:.2f}%", err=True)
 
-    result = api.tune(game, strategy, field=field, out=out, players=players, budget=budget, deals=deals,
+    result = api.tune(game, strategy, field=field, out=out, players=players, budget=budget, deals=games,
                       confirm_deals=confirm_deals, sigma=sigma, seed=seed, on_evaluation=progress)
     r = result.info["tune"]
     better = r.gain.lo > 0
@@ -89,26 +83,23 @@ def _edge_text(edge, lo, hi):
 
 
 @click.command()
-@game_argument
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@options.game()
+@options.players()
 @click.option("--first", type=click.IntRange(1, 2 ** 16), default=16, show_default=True,
               help="Search iterations per decision at the first level.")
 @click.option("--levels", type=click.IntRange(1, 10), default=4, show_default=True,
               help="Levels; the budget doubles from one to the next.")
-@click.option("--deals", type=click.IntRange(10, 10_000_000), default=500, show_default=True,
-              help="Deals per run (each played from every seat).")
+@options.games(500, per="run", rotation="always", minimum=10, maximum=10_000_000, aliases=("--deals",))
 @click.option("--field", "-f", default=None, help="The built-in field [default: the game's strongest heuristic].")
 @click.option("--horizon", type=click.IntRange(0, 2 ** 31 - 1), default=None,
               help="The search player's horizon: 0 rolls out to the end of the game, h to the h-th evaluation "
                    "point ahead (see `playtest strategies GAME`) [default: the game's].")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
-@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
-              help="Balance margin in points of win share.")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the ladder's runs.")
-@click.option("--report/--no-report", "make_report", default=True, show_default=True,
-              help="Also write <out>/report.html.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def ladder(game, players, first, levels, deals, field, horizon, seed, margin, out, make_report, as_json):
+@options.seed()
+@options.margin()
+@options.out("the ladder (one run per level)", kind="dir", required=True)
+@options.report()
+@options.json()
+def ladder(game, players, first, levels, games, field, horizon, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
     from reports.build import write_report
 
@@ -118,14 +109,14 @@ def ladder(game, players, first, levels, deals, field, horizon, seed, margin, ou
         if not as_json:
             terminal.echo(f"run {done}/{total}", err=True)
 
-    result = api.ladder(game, out=out, players=players, first=first, levels=levels, deals=deals, field=field,
+    result = api.ladder(game, out=out, players=players, first=first, levels=levels, deals=games, field=field,
                         horizon=horizon, seed=seed, margin=margin, on_run=progress)
     table, field, players = result.frame, result.info["field"], result.info["manifest"]["players"]
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
         print_json(table.to_dicts())
         return
-    terminal.echo(f"{g.title}, {players} players, {deals:,} deals per run, seed {seed}: search player "
+    terminal.echo(f"{g.title}, {players} players, {games:,} deals per run, seed {seed}: search player "
                   f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and "
                   f"the seat advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
     terminal.console().print(ladder_levels_table(table, field))
@@ -153,27 +144,26 @@ def ladder_levels_table(table, field):
 
 
 @click.command()
-@game_argument
+@options.game()
 @click.option("--forbid", "classes", multiple=True, required=True, metavar="CLASS",
               help="An action class the restricted player may never take (see `playtest strategies GAME`).")
 @click.option("--agent", default="mcts", show_default=True,
               help="The player, restricted in one seat and unrestricted in the others (mcts or mcts@N).")
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
-@click.option("--deals", type=click.IntRange(10, 10_000_000), default=1000, show_default=True,
-              help="Deals (each played from every seat).")
+@options.players()
+@options.games(1000, rotation="always", minimum=10, maximum=10_000_000, aliases=("--deals",))
 @click.option("--horizon", type=click.IntRange(0, 2 ** 31 - 1), default=None,
               help="The search player's horizon: 0 rolls out to the end of the game, h to the h-th evaluation "
                    "point ahead (see `playtest strategies GAME`) [default: the game's].")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
-@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
-              help="Points of win share below which an option counts as worth nothing measurable.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_json):
+@options.seed()
+@options.renamed("--negligible", "negligible", aliases=("--margin",), type=margin_type(), default=1.0,
+                 help="Points of win share below which an option counts as worth nothing measurable.")
+@options.json()
+def restrict(game, classes, agent, players, games, horizon, seed, negligible, as_json):
     """How much is an option worth? A player forbidden CLASS against unrestricted copies, seats rotated."""
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    result = api.restrict(game, list(classes), agent=agent, players=players, deals=deals, horizon=horizon, seed=seed,
-                          margin=margin)
+    result = api.restrict(game, list(classes), agent=agent, players=players, deals=games, horizon=horizon, seed=seed,
+                          margin=negligible)
     r, lineup, horizon = result.info, result.info["lineup"], result.info["horizon"]
     if as_json:
         print_json({"game": game, "players": players, "agent": agent, "forbid": list(classes), "horizon": horizon,
@@ -187,7 +177,7 @@ def restrict(game, classes, agent, players, deals, horizon, seed, margin, as_jso
 
 
 def _models_option(value):
-    """``--models a,b,c``: the names, in order ("" is an empty list, refused by ``api.by_model``)."""
+    """``--models a,b,c``: the names, in order ("" is an empty list, refused by ``api.skill``)."""
     return None if value is None else [m.strip() for m in value.split(",") if m.strip()]
 
 
@@ -198,7 +188,7 @@ def resume_command(study, params, out):
 
     words = ["playtest", "skill", study["game"], "--models", ",".join(study["models"]),
              "--players", str(study["players"]), "--precision", f"{study['precision']:g}",
-             "--max-games", str(study["max_games"]), "--deals", str(study["deals"]),
+             "--games", str(study["max_games"]), "--match-deals", str(study["deals"]),
              "--chunk-size", str(study["chunk_size"]), "--seed", str(study["seed"]),
              "--margin", f"{study['margin']:g}"]
     for item in params:
@@ -275,56 +265,53 @@ def ladder_table(edges, margin):
 
 
 @click.command()
-@game_argument
+@options.game()
 @click.option("--models", "-m", default=None, metavar="A,B,...",
               help="Player models, comma-separated, weakest first [default: random, the game's strongest "
                    "heuristic, learned and expert where the game has them].")
 @click.option("--mcts", type=click.IntRange(1, 2 ** 20), default=None, metavar="N",
               help="Also play mcts@N, last (slow: none by default).")
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
+@options.players()
 @click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=2.0,
               show_default=True, help="Play each model until every seat's 95% interval is within ± this many "
-                                      "points ...")
-@click.option("--max-games", type=click.IntRange(2, 100_000_000), default=20_000, show_default=True,
-              help="... or until this many games; the strongest plays on until its verdict is conclusive, up "
-                   "to this many games.")
-@click.option("--deals", type=click.IntRange(2, 10_000_000), default=500, show_default=True,
-              help="Deals of each cross-play match (each model against the one below it, seats rotated).")
+                                      "points, or --games games.")
+@options.games(20_000, per="model, at most (the strongest plays on to a conclusive verdict, up to as many)",
+               minimum=2, maximum=100_000_000, aliases=("--max-games",))
+@options.renamed("--match-deals", "match_deals", aliases=("--deals",), type=click.IntRange(2, 10_000_000),
+                 default=500, help="Deals of each cross-play match (each model against the one below it, seats "
+                                   "rotated).")
 @click.option("--chunk-size", type=click.IntRange(1), default=500, show_default=True,
               help="Games between two checks of the precision.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=0, show_default=True)
-@click.option("--param", "params", multiple=True, metavar="NAME=V1,V2,...",
-              help="Replace a model's parameter vector (NAME=@FILE reads it from a TOML file).")
-@click.option("--margin", type=margin_type(), default=1.0, show_default=True,
-              help="Balance margin of the seat verdict, in points of win share.")
-@click.option("--threads", type=click.IntRange(1, numba.config.NUMBA_NUM_THREADS), default=None,
-              help="Threads [default: all cores].")
-@click.option("--out", "-o", type=OutputPath(file_okay=False), required=True, help="Directory for the runs.")
-@click.option("--resume", is_flag=True,
-              help="Continue the study in --out: keep its finished runs, finish an interrupted one, play models "
-                   "added at the end of the list.")
-@click.option("--report/--no-report", "make_report", default=True, show_default=True,
-              help="Also write <out>/report.html.")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer and the ladder as JSON.")
+@options.seed()
+@options.param()
+@options.margin()
+@options.threads()
+@options.out("the study (one run per model and per match)", kind="dir", required=True)
+@options.resume()
+@options.report()
+@options.json()
 @click.option("--markdown", is_flag=True,
               help="Print the answer and the table as Markdown (also written to <out>/by_model.md).")
-def skill(game, models, mcts, players, precision, max_games, deals, chunk_size, seed, params, margin, threads, out,
+def skill(game, models, mcts, players, precision, games, match_deals, chunk_size, seed, params, margin, threads, out,
           resume, make_report, as_json, markdown):
     """The first player's edge with the strongest player measured: each model's edge and verdict with it in
-    every seat, its strength against the model below it, and the answer of the strongest."""
+    every seat, its strength against the model below it, and the answer of the strongest.
+
+    --resume keeps the finished runs, finishes an interrupted one and plays the models added at the end of
+    --models."""
     from analyses import by_model
     from playtest.cli import interrupted, parse_params
     from reports import by_model_report
     from reports.build import write_report
 
     g = game_registry.get(game)
-    talk = _SkillProgress(as_json or markdown, precision, max_games, deals, margin,
+    talk = _SkillProgress(as_json or markdown, precision, games, match_deals, margin,
                           g.default_players if players is None else players)
     try:
-        study = api.by_model(game, out, models=_models_option(models), mcts=mcts, players=players,
-                             precision=precision, max_games=max_games, deals=deals, seed=seed, margin=margin,
-                             chunk_size=chunk_size, params=parse_params(params), threads=threads, resume=resume,
-                             on_stage=talk.stage, on_progress=talk.progress)
+        study = api.skill(game, out, models=_models_option(models), mcts=mcts, players=players,
+                          precision=precision, max_games=games, deals=match_deals, seed=seed, margin=margin,
+                          chunk_size=chunk_size, params=parse_params(params), threads=threads, resume=resume,
+                          on_stage=talk.stage, on_progress=talk.progress)
     except KeyboardInterrupt:
         if not by_model.is_by_model(out):
             interrupted("\ninterrupted before anything was played")
@@ -351,18 +338,38 @@ def skill(game, models, mcts, players, precision, max_games, deals, chunk_size, 
     terminal.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
 
 
-@click.command("search-gain")
-@click.argument("games", nargs=-1, required=True)
-@click.option("--deals", type=click.IntRange(2), default=100, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
-@click.option("--threads", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--budget", type=click.IntRange(1), default=None, help="Iterations (mcts@N); the game's default if left out.")
-@click.option("--param", default=None, help="The new arm's mcts parameter vector (comma-separated).")
+@click.command("search-gain", short_help="Paired win-share gain of mcts over a baseline search on the same "
+                                          "deals, in each GAME.")
+@options.game(many=True)
+@options.games(100, per="arm", rotation="always", minimum=2, aliases=("--deals",))
+@options.seed()
+@options.threads()
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="Iterations (mcts@N) [default: the game's].")
+@options.param()
 @click.option("--baseline", default=None, help="A git commit to compare with, or 'here' for this tree with "
                                                 "--baseline-param [default: the search before move keys].")
-@click.option("--baseline-param", default=None, help="The baseline arm's mcts parameter vector.")
-def search_gain(games, deals, seed, threads, budget, param, baseline, baseline_param):
+@click.option("--baseline-param", default=None, metavar="V1,V2,...",
+              help="The baseline arm's mcts parameter vector.")
+def search_gain(game, games, seed, threads, budget, params, baseline, baseline_param):
     """Paired win-share gain of mcts over a baseline search on the same deals, against the strongest heuristic,
-    in each of GAMES (the baseline commit is exported once for all)."""
-    api.search_gain(list(games), deals=deals, seed=seed, threads=threads, budget=budget, param=param,
+    in each GAME (the baseline commit is exported once for all); --param mcts=V1,V2,... sets the new arm's
+    vector."""
+    api.search_gain(list(game), deals=games, seed=seed, threads=threads, budget=budget, param=_mcts_param(params),
                     baseline=baseline, baseline_param=baseline_param, on_line=terminal.echo)
+
+
+def _mcts_param(items):
+    """The new arm's ``mcts`` vector of ``search-gain`` as the comma-separated text ``api.search_gain`` takes,
+    from ``--param mcts=V1,V2,...`` (a bare ``V1,V2,...``, the former spelling, is read as mcts's with a note)."""
+    from playtest.cli import parse_params
+
+    bare = [item for item in items if "=" not in item]
+    if bare:
+        terminal.echo("note: --param V1,V2,... is deprecated; write --param mcts=V1,V2,...", err=True)
+    params = parse_params([item if "=" in item else f"mcts={item}" for item in items])
+    others = sorted(set(params) - {"mcts"})
+    if others:
+        raise click.UsageError(f"--param {others[0]}: search-gain only sets the new arm's mcts vector "
+                               f"(--param mcts=V1,V2,...)")
+    return ",".join(repr(v) for v in params["mcts"]) if params else None

@@ -2,7 +2,7 @@
 
 import click
 
-from playtest import compile_notice, terminal
+from playtest import compile_notice, options, terminal
 from simulator import games as game_registry
 from simulator.core import worker
 
@@ -32,9 +32,9 @@ def steps(game, search):
 
 
 @click.command()
-@click.argument("games", nargs=-1, type=click.Choice(game_registry.names()), metavar="[GAME...]")
+@options.game(many=True, required=False)
 @click.option("--search", is_flag=True, help="Also the kernels with the search player (mcts) and the learned player.")
-def warm(games, search):
+def warm(game, search):
     """Compile the kernels of each GAME (default: every game) now, so that later commands start at once.
 
     Compiled code is cached (see `PLAYTEST_CACHE_DIR` in the README) until playtest's sources change; a
@@ -43,7 +43,7 @@ def warm(games, search):
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = compile_notice.console()
-    todo = [step for game in (games or game_registry.names()) for step in steps(game, search)]
+    todo = [step for name in (game or game_registry.names()) for step in steps(name, search)]
     before = compile_notice.seconds()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=console, transient=True) as bar:

@@ -36,8 +36,8 @@ from playtest.cli_types import GameChoice, OutputPath, margin_type
 from simulator import games as game_registry
 from simulator.core.batch import MAX_SEED
 
-__all__ = ["SHARED", "SharedArgument", "SharedOption", "game", "games", "seed", "threads", "margin", "out", "json",
-           "report", "report_format", "resume", "players", "variant", "setup", "param", "strategy_file"]
+__all__ = ["SHARED", "FormerSpelling", "SharedArgument", "SharedOption", "renamed", "game", "games", "seed",
+           "threads", "margin", "out", "json", "report", "report_format", "resume", "players", "variant", "setup", "param", "strategy_file"]
 
 MARGIN = 1.0  # points of win share: analyses.verdict.DEFAULT_MARGIN (not imported: it would load scipy at start)
 
@@ -54,15 +54,20 @@ class SharedArgument(click.Argument):
     """The GAME argument, made by this module."""
 
 
-def _option(*decls, aliases=(), **attrs):
+class FormerSpelling(click.Option):
+    """A hidden former spelling of an option (``aliases=``): it only hands its value to the option it names."""
+
+
+def _option(*decls, aliases=(), cls=SharedOption, **attrs):
     """A ``SharedOption`` decorator; each of ``aliases`` (a former spelling) is a hidden option that sets the
     same parameter and prints a deprecation note."""
     attrs.setdefault("show_default", attrs.get("default") is not None and not attrs.get("is_flag"))
-    main = click.option(*decls, cls=SharedOption, callback=_take_alias, **attrs)
+    main = click.option(*decls, cls=cls, callback=_take_alias, **attrs)
 
     def decorate(f):
         for alias in aliases:
-            f = click.option(alias, f"{decls[-1]}__{alias.lstrip('-')}", type=attrs.get("type"), default=None,
+            f = click.option(alias, f"{decls[-1]}__{alias.lstrip('-').replace('-', '_')}", cls=FormerSpelling, type=attrs.get("type"),
+                             default=None,
                              hidden=True, expose_value=False, callback=_alias_of(decls))(f)
         return main(f)
     return decorate
@@ -97,11 +102,18 @@ def _take_alias(ctx, param, value):
     return given[1]
 
 
-def game(many=False):
+def renamed(*decls, aliases, **attrs):
+    """A command's own option (not shared) whose former spellings ``aliases`` stay accepted as hidden options
+    that print a deprecation note, as a shared option's do."""
+    return _option(*decls, aliases=aliases, cls=click.Option, **attrs)
+
+
+def game(many=False, required=True):
     """GAME: the name of a game playtest knows (a misspelt name gets a "did you mean"); ``many``: one or more
-    (a command over several games, such as ``bench``), a tuple."""
+    (a command over several games, such as ``bench``), a tuple, empty when not ``required``."""
+    metavar = "GAME..." if many else "GAME"
     return click.argument("game", cls=SharedArgument, type=GameChoice(game_registry.names()), nargs=-1 if many else 1,
-                          required=True, metavar="GAME..." if many else "GAME")
+                          required=required, metavar=metavar if required else f"[{metavar}]")
 
 
 ROTATION_NOTE = {
@@ -111,16 +123,18 @@ ROTATION_NOTE = {
 }
 
 
-def games(default, *, per=None, rotation="never", minimum=1, maximum=None, aliases=()):
+def games(default, *, per=None, rotation="never", minimum=1, maximum=None, aliases=(), default_text=None):
     """``-n/--games``: how many games to play (``per``: "lineup", "configuration", ...), at least ``minimum``.
 
     ``rotation`` says when the count is of deals: ``"never"``, ``"flag"``
     (with ``--rotate-seats``) or ``"always"`` (a command that always rotates
-    the seats). ``default`` None is a default the help names in words.
+    the seats). ``default`` None is a default the help names in words
+    (``default_text``, such as "sized per game").
     """
     each = f" per {per}" if per else ""
+    said = f" [default: {default_text}]" if default_text else ""
     return _option("-n", "--games", "games", type=click.IntRange(minimum, maximum), default=default,
-                   aliases=aliases, help=f"Games to play{each}{ROTATION_NOTE[rotation]}.")
+                   aliases=aliases, help=f"Games to play{each}{ROTATION_NOTE[rotation]}.{said}")
 
 
 def seed(maximum=MAX_SEED):

@@ -15,7 +15,7 @@ over the rotations), new minus baseline, with a 95% interval that takes the
 deal as the unit; each arm's own win share and wall time are printed beside
 it (the wall time includes compiling).
 
-    playtest search-gain fool forks --deals 200 --threads 1
+    playtest search-gain fool forks -n 200 --threads 1
     playtest search-gain forks --param 256,1.0 --baseline here --baseline-param 256,0.7
 
 ``playtest.api.search_gain`` validates and calls ``measure`` once per game

@@ -56,7 +56,7 @@ def written(tmp_path_factory):
         ("sweep", "forks", "--grid", grid, "--out", root / "sweep"),
         ("survey", "forks", "-p", "2,3", "-s", "greedy", "-n", 200, "--threads", 1, "--out", root / "survey"),
         ("cards", "forks", "-p", 2, "-s", "greedy", "-n", 200, "--threads", 1, "--card", "value 3", "--out",
-         root / "cards", "--report", root / "cards.html"),
+         root / "cards"),
         ("compensate", "forks", "-p", 2, "-s", "greedy", "-n", 100, "--max-games", 100, "--threads", 1, "--out",
          root / "bonus.toml", "--write-unconfirmed"),
     ]

@@ -10,8 +10,8 @@ import pytest
 from playtest import api
 
 COMMANDS = ("simulate", "compare", "verdict", "replay", "replay_run", "scenario", "tournament", "sweep", "ladder",
-            "restrict", "tune", "report", "games", "strategies", "setup_table", "survey", "compensate", "cards",
-            "by_model", "unfair", "train", "bench", "search_gain")
+            "restrict", "tune", "report", "games", "strategies", "setup", "survey", "compensate", "cards",
+            "skill", "unfair", "train", "bench", "search_gain")
 EXAMPLES = {t.name.rpartition(".")[2]: t
             for t in doctest.DocTestFinder().find(api, "api", globs={"api": api, **vars(api)}) if t.examples}
 

@@ -51,7 +51,7 @@ def test_bench_writes_only_the_parts_it_measured(tmp_path):
 def test_search_gain_refuses_bad_input_before_playing():
     with pytest.raises(RunError, match="deals must be a whole number of at least 2"):
         api.search_gain(["forks"], deals=1, baseline="here")
-    with pytest.raises(RunError, match="threads must be a whole number of at least 1"):
+    with pytest.raises(RunError, match="the number of threads must be from 1 to"):
         api.search_gain(["forks"], threads=0, baseline="here")
     with pytest.raises(UnknownGame, match="nogame"):
         api.search_gain(["forks", "nogame"], baseline="here")

@@ -61,7 +61,7 @@ def test_no_command_declares_a_shared_option_by_hand():
         for param in command.params:
             shared = (param.human_readable_name == "GAME" if isinstance(param, click.Argument)
                       else any(o in options.SHARED for o in param.opts))
-            made_here = isinstance(param, (options.SharedOption, options.SharedArgument))
+            made_here = isinstance(param, (options.SharedOption, options.SharedArgument, options.FormerSpelling))
             if shared and not made_here and ours(path):
                 by_hand.append(f"{path} {param.human_readable_name}")
     assert by_hand == []
@@ -92,3 +92,29 @@ def test_a_former_spelling_is_a_hidden_alias_with_a_note(args, out, code):
     result = CliRunner().invoke(counted, args)
     assert result.exit_code == code and out in result.output, result.output
     assert "--deals" not in CliRunner().invoke(counted, ["--help"]).output
+
+
+@pytest.mark.parametrize("command, args, name, value", [
+    ("ladder", ["forks", "-o", "l", "--deals", "30"], "games", 30),
+    ("tune", ["forks", "hedger", "-f", "greedy", "-o", "t.toml", "--deals", "30"], "games", 30),
+    ("restrict", ["forks", "--forbid", "market-held", "--deals", "30"], "games", 30),
+    ("restrict", ["forks", "--forbid", "market-held", "--margin", "2.5"], "negligible", 2.5),
+    ("search-gain", ["forks", "--deals", "30"], "games", 30),
+    ("skill", ["forks", "-o", "s", "--max-games", "300"], "games", 300),
+    ("skill", ["forks", "-o", "s", "--deals", "30"], "match_deals", 30),
+])
+def test_the_former_spellings_of_the_skill_commands_still_parse(command, args, name, value, capsys):
+    """``--deals``, ``--max-games`` and restrict's ``--margin`` were renamed; the old spellings set the new
+    parameter (with a note) for one release."""
+    found = cli.get_command(click.Context(cli), command)
+    assert found.make_context(command, list(args)).params[name] == value
+    assert "is deprecated; write" in capsys.readouterr().err
+
+
+def test_search_gain_reads_its_arm_vector_from_the_shared_param():
+    from playtest.cli_skill import _mcts_param
+
+    assert _mcts_param(["mcts=2,0.5"]) == _mcts_param(["2,0.5"]) == "2.0,0.5"
+    assert _mcts_param([]) is None
+    with pytest.raises(click.UsageError, match="only sets the new arm's mcts vector"):
+        _mcts_param(["hedger=1"])

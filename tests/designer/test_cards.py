@@ -17,10 +17,10 @@ time_cards = [100, 100, 100, 100, 100, 100]
 def test_an_overwhelmingly_strong_card_is_named_first(tmp_path):
     setup = tmp_path / "strong.toml"
     setup.write_text(STRONG)  # nine cards worth 40 points among cards worth 1 to 9, time enough to place them
-    report = tmp_path / "cards.html"
+    report = tmp_path / "cards" / "report.html"
     done = invoke("cards", "fair-enough", "-p", 4, "-s", "banker", "-n", 600, "--threads", 1, "--setup", setup,
                   "--card", "value 1", "--card", "value 40", "--card", "queue", "--card", "value 5",
-                  "--report", report, "--json")
+                  "--out", tmp_path / "cards", "--json")
     assert done.exit_code == 0, done.output
     result = json.loads(done.stdout)
     assert result[0]["card"] == "value 40" and result[0]["meaning"] == "the 40s of every kind left out"
@@ -28,7 +28,7 @@ def test_an_overwhelmingly_strong_card_is_named_first(tmp_path):
     assert kinds.pop("queue (played)") == "observational" and set(kinds.values()) == {"causal"}
     spread = next(r for r in result if r["card"] == "value 40" and r["measure"] == "mean score spread")
     assert spread["high"] < -10  # the spread falls by far more than ten points of score without the 40s
-    assert report.is_file() and (tmp_path / "cards-data" / "card-effects.csv").is_file()
+    assert report.is_file() and (tmp_path / "cards" / "report-data" / "card-effects.csv").is_file()
     assert "Removing value 40 (the 40s of every kind left out) changes" in report.read_text()
 
 
@@ -189,8 +189,6 @@ def test_cards_resume_reads_back_finished_tables_and_refuses_other_settings(tmp_
 
 
 def test_cards_bad_input_is_one_error_line(tmp_path):
-    mine = tmp_path / "mine.html"
-    mine.write_text("mine")
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     (theirs / "notes.txt").write_text("keep")
@@ -201,7 +199,6 @@ def test_cards_bad_input_is_one_error_line(tmp_path):
     out = tmp_path / "out"
     cases = [(["fair-enough", "-p", 4, "--card", "joker"], "no card 'joker' in the fair-enough table at 4 players"),
              (["fool", "--card", "joker", "--out", out], "its cards: wild, green"),
-             (["fair-enough", "-p", 4, "--report", mine], "does not write over a file"),
              (["fair-enough", "-p", 9, "--out", out], "players"),
              (["forks", "-p", 4, "--setup", nan, "--out", out], "players.4.seat_bonus[2]: must be a finite"),
              (["forks", "-p", 4, "--setup", short, "--out", out], "players.4.seat_bonus: must list 4 numbers"),
@@ -214,7 +211,7 @@ def test_cards_bad_input_is_one_error_line(tmp_path):
             refused.output
         assert refused.output.count("\n") == 1
         assert not out.exists()
-    assert mine.read_text() == "mine" and sorted(p.name for p in theirs.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in theirs.iterdir()) == ["notes.txt"]
 
 
 def test_the_observational_share_recovers_a_planted_association():
@@ -390,7 +387,7 @@ def test_the_designer_commands_explain_their_lineup_options():
     for command in ("compensate", "survey", "cards"):
         shown = " ".join(invoke(command, "--help").stdout.split())
         assert "--strategy-file PATH A Python file defining your own strategy" in shown
-        assert "--param NAME=V1,V2,... Replace the parameter vector" in shown
+        assert "--param NAME=V1,V2,... Replace a strategy's parameter vector" in shown
         assert "--variant TEXT Rules variant" in shown
 
 

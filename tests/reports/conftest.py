@@ -29,7 +29,7 @@ def study(tmp_path_factory):
 def ladder_dir(tmp_path_factory):
     """The smallest skill ladder, played by the command line: Forks, budgets 2 and 4, 10 deals per run."""
     out = tmp_path_factory.mktemp("ladder") / "forks"
-    result = CliRunner().invoke(cli_skill.ladder, ["forks", "--first", "2", "--levels", "2", "--deals", "10",
+    result = CliRunner().invoke(cli_skill.ladder, ["forks", "--first", "2", "--levels", "2", "-n", "10",
                                                    "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out

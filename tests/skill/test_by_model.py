@@ -82,7 +82,7 @@ def test_default_models_follow_the_strategy_set():
 
 # --- a tiny real study through the command line ------------------------------------------------------------
 
-TINY = ["skill", "forks", "--models", "random,greedy", "--precision", "5", "--max-games", "600", "--deals", "60",
+TINY = ["skill", "forks", "--models", "random,greedy", "--precision", "5", "-n", "600", "--match-deals", "60",
         "--chunk-size", "200", "--seed", "3", "--threads", "1"]
 
 
@@ -239,7 +239,7 @@ def test_ctrl_c_prints_the_command_that_resumes_and_the_resumed_study_prints_its
     (["--models", "random,random"], "repeated: random"),
     (["--models", "random", "--precision", "0"], "--precision"),
     (["--players", "0"], "players.0"),
-    (["--threads", "0"], "--threads"),
+    (["--threads", "0"], "the number of threads must be from 1 to"),
     (["--models", "random", "--param", "hedger=0.8"], "parameters for hedger: not among the models (random)"),
     (["--models", "random,hedger", "--param", "hedger=0.8,1"], "parameters for 'hedger'"),
 ])

@@ -19,7 +19,7 @@ def search_rows(run_dir):
 def test_the_ladder_plays_and_records_the_horizon_it_is_given(tmp_path):
     for horizon, args in ((1, []), (0, ["--horizon", "0"])):   # Forks's default is 1
         out = tmp_path / f"ladder-{horizon}"
-        result = CliRunner().invoke(cli_skill.ladder, ["forks", "--first", "2", "--levels", "1", "--deals", "10",
+        result = CliRunner().invoke(cli_skill.ladder, ["forks", "--first", "2", "--levels", "1", "-n", "10",
                                                        "--no-report", "--out", str(out), *args])
         assert result.exit_code == 0, result.output
         assert f"(mcts@budget, horizon {horizon})" in result.output
@@ -31,7 +31,7 @@ def test_the_ladder_plays_and_records_the_horizon_it_is_given(tmp_path):
 
 def test_restrict_plays_every_seat_at_the_horizon_it_is_given():
     result = CliRunner().invoke(cli_skill.restrict, ["forks", "--forbid", "market-held", "--agent", "mcts@2",
-                                                     "--deals", "10", "--horizon", "0", "--json"])
+                                                     "-n", "10", "--horizon", "0", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["horizon"] == 0
 

@@ -49,7 +49,7 @@ def test_the_lineup_is_mcts_against_three_of_the_strongest_heuristic():
 
 
 def test_an_unknown_game_is_one_error_line():
-    result = CliRunner().invoke(cli, ["search-gain", "fool", "nogame", "--deals", "4"])
+    result = CliRunner().invoke(cli, ["search-gain", "fool", "nogame", "-n", "4"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [result.output.strip()]
     assert result.output.startswith("error:") and "nogame" in result.output

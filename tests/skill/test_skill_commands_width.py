@@ -20,18 +20,18 @@ def widest(result):
 
 def test_tune_fits_80_columns(tmp_path):
     result = CliRunner().invoke(cli, ["tune", "forks", "hedger", "--field", "greedy", "--players", "3", "--budget",
-                                      "2", "--deals", "10", "--confirm-deals", "20", "--out", str(tmp_path / "t.toml")])
+                                      "2", "-n", "10", "--confirm-deals", "20", "--out", str(tmp_path / "t.toml")])
     assert widest(result) <= 80
     assert "confirmed on 20 fresh deals" in " ".join(result.stdout.split())
 
 
 def test_ladder_and_restrict_fit_80_columns(tmp_path):
-    ladder = CliRunner().invoke(cli, ["ladder", "forks", "--first", "2", "--levels", "1", "--deals", "10",
+    ladder = CliRunner().invoke(cli, ["ladder", "forks", "--first", "2", "--levels", "1", "-n", "10",
                                       "--no-report", "--out", str(tmp_path / "l")])
     assert widest(ladder) <= 80
     assert "budget" in ladder.stdout and "verdict" in ladder.stdout
     restrict = CliRunner().invoke(cli, ["restrict", "forks", "--forbid", "market-held", "--agent", "mcts@2",
-                                        "--deals", "10"])
+                                        "-n", "10"])
     assert widest(restrict) <= 80
 
 

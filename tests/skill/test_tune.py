@@ -47,7 +47,7 @@ def test_the_tuned_file_is_read_by_param(tmp_path, strategy, default):
     """Vectors of 8 and of 1 parameter (the optimiser's choice depends on the dimension)."""
     out = tmp_path / "tuned.toml"
     result = CliRunner().invoke(cli, ["tune", "forks", strategy, "--field", "greedy", "--players", "3",
-                                      "--budget", "3", "--deals", "20", "--confirm-deals", "60", "--out", str(out)])
+                                      "--budget", "3", "-n", "20", "--confirm-deals", "60", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "confirmed on 60 fresh deals" in result.output
     vector = parse_params([f"{strategy}=@{out}"])[strategy]
