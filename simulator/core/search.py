@@ -92,7 +92,7 @@ import math
 import numba as nb
 import numpy as np
 
-from simulator.core.learned import win_shares
+from simulator.core.learned import LINEAR, M_FEATURES, M_HIDDEN, M_KIND, M_WEIGHTS, win_shares
 from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
 
@@ -130,7 +130,18 @@ def new_search(arrays, params, sids):
             np.empty((0, 4), np.uint64),                # the stream at each iteration's start (with the log)
             np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  the card (move_key) of an own key here
             np.empty(cap, np.int64),                    # the card (move_key) of the move that leads to the node
+            np.empty(cap, np.float64),                  # the node's first value for its mover (the prior's logit)
             new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
+
+
+@nb.njit(cache=True)
+def prior_temperature(params, seat):
+    """The move prior's temperature of a search seat whose leaves the learned model scores: the number right
+    after the model in its parameter row (0 when the row ends with the model: no prior, UCB1). Jit-compiled."""
+    base = P_ROLLOUT_PARAMS
+    nf, nh = int(params[seat, base + M_FEATURES]), int(params[seat, base + M_HIDDEN])
+    size = M_WEIGHTS + (1 + nf if int(params[seat, base + M_KIND]) == LINEAR else nh * nf + 2 * nh + 1)
+    return params[seat, base + size] if base + size < params.shape[1] else 0.0
 
 
 @nb.njit(cache=True)
@@ -184,7 +195,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     while there is room.
     """
     (work, parent, key, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, card_of, card, lbuf) = buf
+     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, card_of, card, first, lbuf) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
@@ -193,6 +204,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     horizon = int(params[me, P_HORIZON])
     mark = horizon_mark(state)  # noqa: F821 (bound)
     leaf = rollout == LEARNED_SID  # noqa: F821 (bound)  the learned model scores the leaf: no rollout
+    temperature = prior_temperature(params, me) if leaf else 0.0
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -228,13 +240,24 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     keys[i] = k
                     legal[k] = stamp[0]
                     key_action[k] = acts[i]
-                best, best_value = -1, -1e300
+                best, best_value, norm = -1, -1e300, 0.0
                 ch = child[node]
                 while ch >= 0:
                     if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
                         tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
-                        value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                        if temperature > 0.0:
+                            norm += math.exp(first[ch] / temperature)
+                        else:
+                            value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                            if value > best_value:
+                                best, best_value = ch, value
+                    ch = sibling[ch]
+                ch = child[node] if temperature > 0.0 else -1
+                while ch >= 0:  # PUCT over the available children, the prior a softmax of their first values
+                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
+                        value = (reward[ch] / visits[ch] + c * math.exp(first[ch] / temperature) / norm
+                                 * math.sqrt(avail[ch]) / (1.0 + visits[ch]))
                         if value > best_value:
                             best, best_value = ch, value
                     ch = sibling[ch]
@@ -254,6 +277,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     card[new] = card_of[k] if k >= MAX_KEYS else k  # noqa: F821 (bound)
                     child[new], sibling[new], child[node] = -1, child[node], new
                     visits[new], avail[new], reward[new] = 0.0, 1.0, 0.0
+                    first[new] = -1.0   # set from this iteration's value
                     node = new
                     in_tree = False
                 elif best >= 0:
@@ -275,6 +299,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 _rank_shares(standing, share)
             else:
                 win_shares(standing, share)
+        if node > 0 and first[node] < 0.0:
+            first[node] = share[mover[node]]
         while node > 0:
             visits[node] += 1.0
             reward[node] += share[mover[node]]
