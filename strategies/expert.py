@@ -42,7 +42,7 @@ from strategies.strategy import Strategy
 
 NAME = "expert"
 # per game: (iterations, exploration, temperature); the example game and any other: GENERIC
-DEFAULTS = {"fair-enough": (512, 1.0, 0.1), "fauch-fertig": (512, 1.0, 0.1), "forks": (128, 1.0, 0.1),
+DEFAULTS = {"fair-enough": (1024, 1.0, 0.1), "fauch-fertig": (768, 1.0, 0.1), "forks": (128, 1.0, 0.1),
             "fool": (128, 1.0, 0.1)}
 GENERIC = (256, 1.0, 0.1)
 SUMMARY = ("the search guided by the learned model (PUCT): learned leaf evaluation and a softmax move prior; "

@@ -13,7 +13,8 @@ Parameter vector (``--param mcts=...``)::
 * ``iterations``: search iterations per decision (1 to 2**20); 256 by
   default, 64 in Fool! (``FOOL_ITERATIONS``, with horizon 1: the smallest
   budget measured that beats the strongest heuristic there, see
-  docs/skill.md "How strong it is");
+  docs/skill.md "How strong it is"); ``expert`` (``strategies.expert``) is
+  this search guided by the learned model, with defaults of its own;
 * ``exploration``: the UCB1 constant c (0 = greedy);
 * ``rollout``: -1 for uniform random rollouts, or the number of a built-in
   heuristic in ``playtest strategies GAME`` (0 is the first line) played by
@@ -43,17 +44,12 @@ from strategies.strategy import Strategy
 
 NAME = "mcts"
 DEFAULT_PARAMS = (256.0, 0.7, -1.0, 0.0, 0.0)
-# Fool!'s defaults (docs/skill.md, "How strong it is"): against 3 x cautious, seats rotated, seed 1, with rollouts
-# to the end of the game (horizon 0) mcts won 23.8% +- 5.5 of 50 deals at 256 iterations and 43.1% +- 7.6 of 40 at
-# 1,024; stopped at the end of the deal (horizon 1) 30.8% +- 6.3 at 32 (not above the fair 25%), 33.5% +- 4.8 at 64
-# (50 deals; 39.5% +- 4.4 of 100 fresh deals, seed 2), 50.0% +- 6.3 at 256, 65.9% +- 6.9 at 1,024, and one
-# iteration costs about a quarter of a horizon-0 one
+# Fool!'s defaults: the smallest budget measured to beat 3 x cautious, with rollouts stopped at the end of the
+# deal (docs/skill.md, "How strong it is"; the figures are in bench/journal/2026-12-06-expert.md)
 FOOL_ITERATIONS = 64
 FOOL_HORIZON = 1
-# Forks's default horizon (docs/skill.md): stopped at the end of the round, mcts at 256 iterations won 43.96% +- 2.99
-# of 300 deals against 3 x pusher (seed 1; 46.38% +- 2.85 with seed 2), as at horizon 0 (43.54% +- 2.91; seed 2:
-# 44.79% +- 2.73); against 3 x mcts at horizon 0 it won 25.92% +- 2.55 of 300 deals (seed 3: no difference), and
-# one iteration costs about 0.6 of a horizon-0 one
+# Forks's default horizon: as strong as horizon 0 at about 0.6 of its cost per iteration (docs/skill.md; the
+# figures are in bench/journal/2026-12-06-expert.md)
 FORKS_HORIZON = 1
 SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2012): "
            "params=[iterations, exploration, rollout (-1 random or a strategy number), forbidden classes (bit "

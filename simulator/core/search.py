@@ -11,7 +11,15 @@ information set. Each iteration
    stream, so nothing hidden in the live state's streams can leak in);
 2. descends the tree, at each node considering only the children whose
    move key is legal in this determinization, by UCB1 with availability
-   counts (``reward / visits + c * sqrt(ln(availability) / visits)``);
+   counts (``reward / visits + c * sqrt(ln(availability) / visits)``), or,
+   with a move prior (the guided search ``expert``: a ``temperature`` > 0
+   after the learned model in its vector, ``prior_temperature``), by PUCT,
+   ``reward / visits + c * prior * sqrt(availability) / (1 + visits)``,
+   where a child's prior is the softmax at that temperature of the
+   children's *first values* (the value its first iteration backed up for
+   the seat that moved into it; with the learned leaf, the model's value
+   of the position right after the move: the learned move value) over the
+   children available in this determinization;
 3. expands one untried legal move key, chosen uniformly;
 4. plays the game to its end with the rollout policy (uniform over legal
    actions, or a built-in heuristic for every seat), or with ``horizon`` h
@@ -37,9 +45,7 @@ end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
 mean of their ranks' values. It gives the seats that do not lead a
-gradient, which the win share of a standing one deal ahead does not: in
-Fool! at 256 iterations against 3 x ``cautious`` (seed 1, 50 deals) rank
-shares won 50.0% +- 6.3 of the games, win shares 29.8% +- 5.8
+gradient, which the win share of a standing one deal ahead does not
 (docs/skill.md, "How strong it is").
 
 Tree nodes are *move keys*, not action ids: the engine's ``move_key`` names
@@ -59,10 +65,9 @@ one card in every determinization of its information, and two copies of
 one card in its hand (Fool!'s wilds) are two moves, as in the tree of
 action ids; where an id of the seat names another card in another
 determinization (deeper in the tree: a card dealt or passed to it there)
-it is another node, so a node never mixes two cards. Measured in Fool!
-at 64 iterations (docs/skill.md, "Own moves by hand position"): keying the
-seat's own moves by card cost 2.5 points, about 1.0 from merging its copies
-of one card and 1.5 from ties going to the lowest card. The decision
+it is another node, so a node never mixes two cards (keying the seat's
+own moves by card alone played weaker: docs/skill.md, "Own moves by hand
+position"). The decision
 is the root child visited most often, visit ties going to the higher mean
 value, then to the lower key (the lower action id); the action returned
 is the live state's action with that id and card.
@@ -75,7 +80,9 @@ strategy id of a built-in heuristic, whose parameter vector follows;
 the seat never takes when it has another option: in the game, in its tree
 and in its random rollouts (restricted play; a heuristic rollout policy is
 not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
-the h-th evaluation point ahead). The search draws only from its own seat's
+the h-th evaluation point ahead); with rollout = ``learned`` the model's
+numbers follow, and then, for ``expert``, the prior's temperature
+(``strategies.expert``). The search draws only from its own seat's
 stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
