@@ -69,8 +69,8 @@ def test_the_temperature_is_the_number_after_the_model_and_zero_without_one(sset
     assert prior_temperature(params, 0) == expert.DEFAULTS["fair-enough"][2]
     assert prior_temperature(params, 1) == 0.0                    # mcts with the learned leaf: UCB1, no prior
     row = params[:1].copy()
-    row[0, P_ROLLOUT_PARAMS:] = 0.0                               # a linear model of 0 features ends the row
-    row[0, P_ROLLOUT_PARAMS + 3] = 0.25
+    row[0, P_ROLLOUT_PARAMS:] = 0.0                               # a linear model of 0 features: 4 numbers
+    row[0, P_ROLLOUT_PARAMS + 4] = 0.25                           # after [kind 0, 0 features, 0 hidden, bias]
     assert prior_temperature(row, 0) == 0.25
 
 
