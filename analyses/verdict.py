@@ -32,6 +32,7 @@ margin)`` on ``SeatMoments``; the ``Verdict`` it returns has ``sentence()``
 """
 
 import math
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,7 +95,9 @@ class Verdict:
     games that would settle the verdict; ``deals`` and ``rotations`` describe
     the unit of inference; ``unfinished`` counts games left out; ``model`` names
     the players the verdict rests on ("with `random` in every seat", from
-    ``player_model``; empty when unknown).
+    ``player_model``; empty when unknown); ``caveats`` are further things it
+    cannot tell, one sentence each (a model played on a table it was not
+    trained for).
     """
 
     kind: str
@@ -113,6 +116,7 @@ class Verdict:
     unfinished_reason: str = "did not finish"
     model: str = ""
     lineups: int = 1
+    caveats: tuple = ()
 
     @property
     def tested(self):
@@ -208,6 +212,7 @@ class Verdict:
                        f"{self.deals:,} {'deals' if self.rotations > 1 else 'games'}")
         out.append(f"  tested: {self.tested}")
         out.append(f"  cannot tell: {self.cannot_tell}")
+        out += [f"  cannot tell: {c}" for c in self.caveats]
         return out
 
     def to_dict(self):
@@ -219,7 +224,7 @@ class Verdict:
             "seat_test": self.seat_test.to_dict() if self.seat_test else None,
             "games_needed": self.games_needed, "games": self.games, "deals": self.deals,
             "rotations": self.rotations, "unfinished": self.unfinished, "tested": self.tested,
-            "cannot_tell": self.cannot_tell, "edges": [e.to_dict() for e in self.edges],
+            "cannot_tell": "; ".join([self.cannot_tell, *self.caveats]), "edges": [e.to_dict() for e in self.edges],
             "beyond_margin": [e.seat for e in self.beyond()], "players_model": self.model,
         }
 
@@ -400,11 +405,14 @@ def unfinished_reason(manifest):
 def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
     """The ``Verdict`` of a run's seat rows (polars, lazy or pandas) at ``margin`` percentage points.
 
-    ``manifest`` (optional) supplies the reason unfinished games stopped.
+    ``manifest`` (optional) supplies the reason unfinished games stopped, and the ``model_caveats`` (learned
+    models trained for another table or player count) that the verdict adds to what it cannot tell.
     """
     names, subject = lineup(seats)
     seats = as_lazy(seats)
     lineups = seats.select(pl.col("lineup").n_unique()).collect().item() \
         if "lineup" in seats.collect_schema().names() else 1
-    return decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
-                  player_model(seats), lineups)
+    verdict = decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
+                     player_model(seats), lineups)
+    caveats = tuple((manifest or {}).get("model_caveats", ()))   # models trained for another table (the manifest's)
+    return dataclasses.replace(verdict, caveats=caveats) if caveats else verdict

@@ -168,6 +168,20 @@ def provenance():
     return info
 
 
+def model_caveats(spec, sset):
+    """``{"models": ..., "model_caveats": ...}`` for the manifest: what each seated learned model was trained for
+    (``strategies.model_files``) and one sentence per model trained for another table or player count."""
+    from strategies import model_files
+    from strategies.learned import weights_path
+
+    models = model_files.provenance(spec.strategies, spec.sids, spec.params, sset.learned_sid,
+                                    weights_path(spec.game.name))
+    if not models:
+        return {}
+    return {"models": models, "model_caveats": model_files.mismatches(models, spec.game.name, spec.config.players,
+                                                                       spec.config.variant, spec.config.setup)}
+
+
 def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
@@ -227,7 +241,7 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
         source = contextlib.nullcontext(LocalChunks(kernels, threads, suspects=[s.name for s in sset.extra]))
     with source as chunks:
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
-                                    manifest_extra={"title": spec.game.title, **provenance(),
+                                    manifest_extra={"title": spec.game.title, **provenance(), **model_caveats(spec, sset),
                                                     **({"until_ci": until_ci} if until_ci else {})},
                                     on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
@@ -788,9 +802,9 @@ def report(dirs, out, *, fmt="html", margin=1.0):
     return write_report(dirs, out, fmt=fmt, margin=margin)
 
 
-def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200, players=None,
-          threads=1, out=None, on_round=None):
-    """Train the learned player of ``game`` by expert iteration (``playtest train``; ``playtest.train``).
+def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200, players=None,
+          variant="standard", setup=None, threads=1, out=None, command=None, on_round=None):
+    """Train the learned model of ``game`` by expert iteration (``playtest train``; ``playtest.train``).
 
     Parameters
     ----------
@@ -798,15 +812,24 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
         A registered game.
     seed, rounds, games, budget : int
         The seed; the rounds of expert iteration, each recording ``games``
-        games of the expert ``mcts@budget``.
+        games of the expert at ``budget`` iterations per decision (None:
+        ``playtest.train.expert_budget``, 4 times the game's ``expert``).
     design, hidden
         The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden`` units.
-    deals, players, threads : int
+    deals, threads : int
         Each round's model is validated on ``deals`` deals against the
-        strongest heuristic, at ``players`` (None: the game's usual count), on
-        ``threads`` threads.
+        strongest heuristic, on ``threads`` threads, and kept when it beats
+        the kept one there.
+    players, variant, setup
+        The table trained for: the player count (None: the game's usual
+        count), the rules variant and a setup table (a dict, or a TOML file)
+        merged over the game's.
     out : str or pathlib.Path, optional
-        A ``.npy`` file in an existing folder to write the strongest round's model to.
+        A ``.npy`` file in an existing folder to write the kept model to,
+        with its provenance (game, players, variant, setup digest,
+        ``command``) in a JSON sidecar beside it (``strategies.model_files``).
+    command : str, optional
+        The command line recorded in the sidecar (default: this call).
     on_round : callable, optional
         Called with each ``playtest.train.Round`` as it finishes.
 
@@ -815,9 +838,11 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
     Result
         ``frame``: one row per round (``round``, ``rows`` recorded, the
         validation ``share`` of the learned player with its 95% interval
-        ``low``-``high``, ``seconds``); ``info["model"]`` the strongest
-        round's model (pass it as ``params={"learned": model}``) and
-        ``info["best"]`` that round. No verdict.
+        ``low``-``high``, the paired ``gain_points`` over the generation
+        kept before with ``gain_low``-``gain_high``, ``kept``, ``seconds``);
+        ``info["model"]`` the kept model (pass it as ``params={"learned":
+        model}``), ``info["best"]`` its round and ``info["provenance"]``.
+        No verdict.
 
     Raises
     ------
@@ -831,7 +856,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
     >>> r.to_polars()["round"].to_list(), r.info["model"].shape   # a linear model of Nim's 2 features
     ([0], (6,))
     """
-    from playtest.train import train as run_train
+    from playtest.train import provenance, train as run_train
+    from strategies import model_files
 
     if out is not None:
         out = Path(out)
@@ -843,13 +869,23 @@ def train(game, *, seed=0, rounds=3, games=200, budget=64, design="linear", hidd
     players = g.default_players if players is None else players
     if not g.min_players <= players <= g.max_players:
         raise RunError(f"{g.title} takes {g.min_players} to {g.max_players} players, got {players}")
-    result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
-                       deals=deals, players=players, threads=threads, on_round=on_round)
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+    config = g.configure(players, variant, override)   # a bad table or variant stops here, before any game
+    result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design,
+                       hidden=hidden, deals=deals, players=players, variant=variant, setup=override,
+                       threads=threads, on_round=on_round)
+    command = command or (f"api.train({game!r}, seed={seed}, rounds={rounds}, games={games}, budget={budget}, "
+                          f"design={design!r}, hidden={hidden}, deals={deals}, players={players}, "
+                          f"variant={variant!r}, setup={setup!r})")
+    info = provenance(game, players, variant, config.setup, command)
     if out is not None:
-        np.save(out, result.model)
+        model_files.save(out, result.model, info)
     frame = pl.DataFrame([{"round": r.round, "rows": r.rows, "share": r.share, "low": r.lo, "high": r.hi,
-                           "seconds": r.seconds} for r in result.rounds])
-    return Result(frame, info={"model": result.model, "best": result.best, "training": result})
+                           "gain_points": r.gain[0] if r.gain else None, "gain_low": r.gain[1] if r.gain else None,
+                           "gain_high": r.gain[2] if r.gain else None, "kept": r.kept, "seconds": r.seconds}
+                          for r in result.rounds],
+                         schema_overrides={"gain_points": pl.Float64, "gain_low": pl.Float64, "gain_high": pl.Float64})
+    return Result(frame, info={"model": result.model, "best": result.best, "training": result, "provenance": info})
 
 
 UNFAIR_STUDIES = ("dice", "wishing-well", "fame", "gems", "panoramas")
@@ -948,7 +984,7 @@ def strategies(game, strategy_files=()):
     for f in strategy_files:
         sset.add_file(f)
     return pl.DataFrame([{"id": sid, "name": s.name, "summary": s.summary, "params": [float(x) for x in s.params]}
-                         for sid, s in enumerate(sset.all)], schema_overrides={"params": pl.List(pl.Float64)})
+                         for sid, s in sset.listed()], schema_overrides={"params": pl.List(pl.Float64)})
 
 
 def setup(game):

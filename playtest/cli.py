@@ -27,6 +27,7 @@ from simulator import games as game_registry
 from simulator.core import worker
 from simulator.core.batch import RunError
 from simulator.core.setup import SetupError, did_you_mean, read_toml
+from strategies import model_files
 from strategies.registry import StrategyError
 
 USER_ERRORS = (SetupError, StrategyError, RunError, game_registry.UnknownGame)
@@ -159,7 +160,7 @@ MODEL_SUFFIXES = (".npy", ".txt")   # --param NAME=@FILE: a vector of numbers (a
 def _model_file(path):
     """The numbers of a ``.npy`` file or a text file (separated by spaces, commas or new lines), as a list."""
     try:
-        values = (np.load(path, allow_pickle=False) if path.suffix == ".npy"
+        values = (model_files.read(path) if path.suffix == ".npy"
                   else np.array(path.read_text().replace(",", " ").split(), dtype=np.float64))
     except (OSError, ValueError) as exc:
         raise StrategyError(f"--param: {path} is not a file of numbers ({exc})") from None

@@ -1,27 +1,39 @@
-"""Training the learned player by expert iteration (Anthony, Tian and Barber 2017, "Thinking Fast and Slow").
+"""Training the learned model by expert iteration (Anthony, Tian and Barber 2017, "Thinking Fast and Slow").
 
-Round 0 records games of the search with random rollouts in every seat
-(``mcts`` at ``budget`` iterations, the game's ``expert_horizon``); round k
-records games of the search whose leaves are scored by the model of round
-k-1 (rollout = ``learned``, no horizon), and fits a new model on every
-round's data so far. The expert's whole parameter vector is written out
-here (``expert_vector``), none of it taken from the strategy's defaults, so
-a change of ``mcts``'s defaults cannot change what training produces. The
-data are the features of what a seat observes, with that seat's final win
-share as the target (``simulator.core.recorder``): at each of its decisions
-(where the look-ahead player evaluates) or right after each of its moves,
-as the game's ``recorded_at_decision`` says. The fit is scikit-learn's: ``Ridge`` on
-standardised features for the linear design, ``MLPRegressor`` with one
-hidden layer for the network; the standardisation is folded into the model
-vector (``simulator.core.learned``). Each round's model then plays
-``learned`` in one seat against the game's strongest heuristic in the
-others, seats rotated, on validation deals of another seed; the strongest
-round is the result, written seat-blind: its seat-number feature (the seat's
+One model serves two players: ``learned``, the fast player that scores each
+move by it, and the guided search ``expert`` (``strategies.expert``), whose
+leaves and move prior it gives. Round 0 records games of the search with
+random rollouts in every seat (``mcts`` at ``budget`` iterations,
+the game's ``expert_horizon``); round k records games of the guided search
+steered by the kept generation's model (``expert`` at ``budget``
+iterations, ``EXPERT_TEMPERATURE``; the budget is the expert's, by default
+``EXPERT_FACTOR`` times the game's ``expert`` default), and fits a new
+model on every round's data so far. The expert's whole parameter vector is
+written out here (``expert_vector``), none of it taken from the strategy's
+defaults, so a change of ``mcts``'s or ``expert``'s defaults cannot change
+what training produces. The data are the features of what a seat observes,
+with that seat's final win share as the target
+(``simulator.core.recorder``): at each of its decisions or right after each
+of its moves, as the game's ``recorded_at_decision`` says. The fit is
+scikit-learn's: ``Ridge`` on standardised features for the linear design,
+``MLPRegressor`` with one hidden layer for the network; the
+standardisation is folded into the model vector
+(``simulator.core.learned``).
+
+Each generation's model then plays ``learned`` in one seat against the
+game's strongest heuristic in the others, seats rotated, on the same
+validation deals of another seed; a new generation is kept only when it
+beats the kept one there, paired deal by deal (the mean of the per-deal
+differences above 0; its 95% t interval is reported). The kept generation
+is the result, written seat-blind: its seat-number feature (the seat's
 place after the first player, the engine's ``SEAT_FEATURE``) folded into
 the bias at a middle seat (``SEAT_AT``), so that ``learned`` is the same
-player in every seat, as ``mcts`` and the heuristics are. Measured on the
-shipped models (docs/skill.md, "The seat number"): no strength lost, and in
-Fair Enough and Forks a first-seat edge that then agrees with ``mcts``'s.
+player in every seat, as ``mcts`` and the heuristics are.
+
+Training runs on any table: ``variant`` and ``setup`` (a dict merged over
+the game's setup table) and ``players`` give the table the games are
+recorded and validated on; ``strategies.model_files`` writes them beside the
+model.
 
 Every run is reproducible from its seed: round k plays deals ``k * games ..``
 of run ``seed``, validation deals come from run ``seed + 1``.
@@ -43,11 +55,16 @@ ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled whil
 # the expert's search, every slot of the mcts vector (simulator.core.search) but the iterations and the rollout:
 EXPERT_EXPLORATION = 0.7
 EXPERT_FORBID = 0.0
+# the guided expert (rounds 1 and later): PUCT's exploration constant and the move prior's temperature
+GUIDED_EXPLORATION = 1.0
+EXPERT_TEMPERATURE = 0.1
+EXPERT_FACTOR = 4   # the expert's default budget: this many times the iterations of the game's expert player
 
 
 @dataclass
 class Round:
-    """One round of expert iteration: its data, its model and the model's validation win share."""
+    """One round of expert iteration: its data, its model, the model's validation win share, and the paired
+    gain over the generation kept before it (points of win share; None for the first) and whether it is kept."""
 
     round: int
     rows: int
@@ -56,11 +73,13 @@ class Round:
     lo: float
     hi: float
     seconds: float
+    gain: tuple | None = None
+    kept: bool = True
 
 
 @dataclass
 class Training:
-    """What ``train`` did: every round, and the index of the round whose model is the result."""
+    """What ``train`` did: every round, and the index of the kept generation, whose model is the result."""
 
     game: str
     players: int
@@ -70,7 +89,7 @@ class Training:
 
     @property
     def model(self):
-        """The result: the best round's model, seat-blind (its seat-number feature read as ``SEAT_AT``)."""
+        """The result: the kept round's model, seat-blind (its seat-number feature read as ``SEAT_AT``)."""
         model = self.rounds[self.best].model
         return model if self.seat_feature < 0 else fold_feature(model, self.seat_feature, SEAT_AT)
 
@@ -134,10 +153,17 @@ def fit(features, targets, design="linear", hidden=16, seed=0):
     return model
 
 
+def expert_budget(game):
+    """The expert's default iterations in ``game``: ``EXPERT_FACTOR`` times those of its ``expert`` player."""
+    return EXPERT_FACTOR * strategy_set(game).expert_defaults[0]
+
+
 def expert_vector(sset, budget, model=None):
-    """The ``mcts`` vector of the expert, every slot written out: ``budget`` iterations, exploration
-    ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to the game's ``expert_horizon`` (no model), or
-    leaves scored by ``model`` (horizon 0). Raises ``RuntimeError`` if the search has a slot not pinned here."""
+    """The vector of the expert, every slot written out: without ``model`` the ``mcts`` vector of ``budget``
+    iterations, exploration ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to the game's
+    ``expert_horizon``; with ``model`` the ``expert`` vector (``strategies.expert``): leaves and move prior by ``model``,
+    exploration ``GUIDED_EXPLORATION``, horizon 0, temperature ``EXPERT_TEMPERATURE``. Raises
+    ``RuntimeError`` if the search has a slot not pinned here."""
     slots = {P_ITERATIONS: float(budget), P_EXPLORATION: EXPERT_EXPLORATION, P_ROLLOUT: -1.0,
              P_FORBID: EXPERT_FORBID, P_HORIZON: float(game_registry.get(sset.game).expert_horizon)}
     if sorted(slots) != list(range(P_ROLLOUT_PARAMS)):
@@ -146,49 +172,72 @@ def expert_vector(sset, budget, model=None):
     vector = [slots[i] for i in range(P_ROLLOUT_PARAMS)]
     if model is None:
         return vector
-    vector[P_ROLLOUT], vector[P_HORIZON] = float(sset.learned_sid), 0.0
-    return vector + [float(x) for x in model]
+    vector[P_EXPLORATION], vector[P_ROLLOUT], vector[P_HORIZON] = GUIDED_EXPLORATION, float(sset.learned_sid), 0.0
+    return vector + [float(x) for x in model] + [EXPERT_TEMPERATURE]
 
 
-def validate(simulate, game, players, model, field, deals, seed, threads=1):
-    """``(share, lo, hi)``: the win share of ``learned`` playing ``model`` in one seat against ``field`` in
-    the others, seats rotated, over ``deals`` deals of run ``seed`` played by ``simulate`` (``playtest.api``'s,
-    passed in so that this module does not import the API that calls it), a t interval over deals, 95%."""
-    from analyses.tune import deal_shares, mean_interval
+def validate(simulate, game, table, model, field, deals, seed, threads=1):
+    """The per-deal win shares of ``learned`` playing ``model`` in one seat against ``field`` in the others,
+    seats rotated, over ``deals`` deals of run ``seed`` played by ``simulate`` (``playtest.api``'s, passed in so
+    that this module does not import the API that calls it) on ``table`` (``players``, ``variant``,
+    ``setup``)."""
+    from analyses.tune import deal_shares
 
-    run = simulate(game, players=players, games=deals, seed=seed, strategies=["learned"] + [field] * (players - 1),
-                   params={"learned": [float(x) for x in model]}, rotate_seats=True, threads=threads)
-    share = mean_interval(deal_shares(run.seats(), "learned"))
-    return share.mean, share.lo, share.hi
+    players = table["players"]
+    run = simulate(game, games=deals, seed=seed, strategies=["learned"] + [field] * (players - 1),
+                   params={"learned": [float(x) for x in model]}, rotate_seats=True, threads=threads, **table)
+    return deal_shares(run.seats(), "learned")
 
 
-def train(game, *, simulate, seed=0, rounds=3, games=200, budget=64, design="linear", hidden=16, deals=200,
-          players=None, threads=1, at_decision=None, on_round=None):
+def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200,
+          players=None, variant="standard", setup=None, threads=1, at_decision=None, on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
-    expert ``mcts@budget``; each round's model validated on ``deals`` deals played by ``simulate``
-    (``playtest.api.simulate``). ``at_decision`` None records where the game's ``recorded_at_decision`` says;
-    True (at each seat's decisions) or False (right after its moves) chooses. ``threads`` records each round's
-    games and plays the validation matches on that many threads (the same rows and model on any count).
-    Returns the ``Training``."""
+    expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
+    deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there.
+    ``players``, ``variant`` and ``setup`` (a dict merged over the game's setup table) choose the table.
+    ``at_decision`` None records where the game's ``recorded_at_decision`` says; True (at each seat's decisions) or False (right after its
+    moves) chooses. ``threads`` records each round's games and plays the validation matches on that many
+    threads (the same rows and model on any count). Returns the ``Training``."""
+    from analyses.tune import mean_interval
+
     sset = strategy_set(game)
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    config = g.configure(players)
+    budget = expert_budget(game) if budget is None else budget
+    config = g.configure(players, variant, setup)
+    table = {"players": players, "variant": variant, "setup": setup}
     field = sset.strongest
     at_decision = g.recorded_at_decision if at_decision is None else at_decision
     out = Training(game, players, sset.seat_feature)
-    xs, ys, model = [], [], None
+    xs, ys, kept, kept_shares = [], [], None, None
     for k in range(rounds):
         start = time.perf_counter()
-        name = f"mcts@{budget}"
-        sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, model)})
+        name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
+        sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, kept)})
         x, y = record(sset, config, sids, params, seed, k * games, games, at_decision, threads)
         xs.append(x)
         ys.append(y)
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)
-        share = validate(simulate, game, players, model, field, deals, seed + 1, threads)
-        out.rounds.append(Round(k, sum(len(v) for v in ys), model, *share, time.perf_counter() - start))
+        shares = validate(simulate, game, table, model, field, deals, seed + 1, threads)
+        share = mean_interval(shares)
+        gain = None
+        if kept_shares is not None:
+            diff = mean_interval(100 * (shares - kept_shares))
+            gain = (diff.mean, diff.lo, diff.hi)
+        keep = gain is None or gain[0] > 0
+        out.rounds.append(Round(k, sum(len(v) for v in ys), model, share.mean, share.lo, share.hi,
+                                time.perf_counter() - start, gain, keep))
+        if keep:
+            kept, kept_shares, out.best = model, shares, k
         if on_round:
             on_round(out.rounds[-1])
-    out.best = max(range(rounds), key=lambda i: out.rounds[i].share)
     return out
+
+
+def provenance(game, players, variant, config_setup, command):
+    """What a model trained here is for (``strategies.model_files``' sidecar): the game, the player count,
+    the variant, the digest of the merged setup table and the command that trained it."""
+    from strategies.model_files import table_digest
+
+    return {"game": game, "players": players, "variant": variant, "setup_digest": table_digest(config_setup),
+            "command": command}

@@ -24,7 +24,7 @@ from simulator.core.kernel_cache import cache_root
 from simulator.core.kernels import Slotted, bind_engine, bind_recorder
 from simulator.core.seats import load_seat, store_seat
 from simulator.core.learned import check_model
-from strategies import learned, search, user_files
+from strategies import expert, learned, search, user_files
 from strategies.strategy import Strategy
 from strategies.user_files import Decision, StrategyError
 
@@ -49,10 +49,13 @@ class StrategySet:
         The game's decision signature (user files are checked against it).
     strongest : str
         The game's strongest built-in heuristic (the default field of
-        ``playtest ladder``), as measured in the README.
+        ``playtest ladder``).
     learned_looks_ahead : bool
         The learned player values a move at its seat's next decision, the
         others playing ``strongest`` (True), or right after the move.
+    expert_defaults : tuple
+        The guided search ``expert``'s default ``(iterations, exploration,
+        temperature)`` in this game (``strategies.expert``).
     """
 
     game: str
@@ -62,6 +65,7 @@ class StrategySet:
     decision: Decision
     strongest: str = "random"
     learned_looks_ahead: bool = True
+    expert_defaults: tuple = expert.GENERIC
     extra: list = field(default_factory=list)
     _kernels: dict = field(default_factory=dict)
     _slot_dispatch: object = None
@@ -127,11 +131,26 @@ class StrategySet:
         point, every horizon but 0 is refused)."""
         return self.description().evaluation_point
 
+    def expert(self):
+        """The guided search ``expert`` (``strategies.expert``): a search seat (the id of ``mcts``) whose vector
+        holds the learned model; None in a game without both players."""
+        if self.search_sid < 0 or self.learned_sid < 0:
+            return None
+        return expert.expert_strategy(self.all[self.search_sid].decide, self.expert_defaults, self.learned_sid,
+                                      self.all[self.learned_sid].params)
+
+    def listed(self):
+        """``(id, Strategy)`` of every strategy a seat can play by name: all of them in id order, then ``expert``
+        (with the search's id, which plays it)."""
+        guided = self.expert()
+        return list(enumerate(self.all)) + ([(self.search_sid, guided)] if guided else [])
+
     def get(self, name):
         """``(id, Strategy)`` for a name; ``mcts@N`` and ``mcts:no-CLASS`` give ``mcts`` with N iterations
-        and the class forbidden (the name is kept, so seats with different budgets tell apart)."""
+        and the class forbidden (the name is kept, so seats with different budgets tell apart); ``expert``
+        (``expert@N``, ``expert:no-CLASS``) gives the search's id with ``expert``'s vector."""
         base, budget, forbid = self._search_variant(name)
-        for sid, s in enumerate(self.all):
+        for sid, s in self.listed():
             if s.name == base:
                 if base != name:
                     params = list(s.params)
@@ -140,10 +159,11 @@ class StrategySet:
                     params[search.P_FORBID] = float(forbid)
                     s = dataclasses.replace(s, name=name, params=tuple(params))
                 return sid, s
-        close = difflib.get_close_matches(name, self.names(), n=1)
+        names = [s.name for _, s in self.listed()]
+        close = difflib.get_close_matches(name, names, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise StrategyError(f"unknown strategy {name!r} for {self.game}{hint} (choose from "
-                            f"{', '.join(self.names())}, or load your own with --strategy-file)")
+                            f"{', '.join(names)}, or load your own with --strategy-file)")
 
     def search_vector(self, name, horizon=None):
         """The parameter vector of the search player ``name`` (``mcts``, ``mcts@N``, ``mcts:no-CLASS``), with
@@ -161,9 +181,11 @@ class StrategySet:
         head, *restrictions = name.split(":")
         try:
             base, budget = search.split_name(head)
+            if base != search.NAME:
+                base, budget = expert.split_name(head)
         except ValueError as exc:
             raise StrategyError(f"strategy {exc}") from None
-        if base != search.NAME:
+        if base not in (search.NAME, expert.NAME):
             return name, None, 0
         classes = self.action_classes()
         forbid = 0
@@ -324,7 +346,12 @@ class StrategySet:
                                     f"{','.join(f'{v:g}' for v in default)}), got {len(vectors[name])}")
         rows = [vectors.get(s.name, s.params) for _, s in chosen]
         for p, (sid, s) in enumerate(chosen):
-            if sid == self.search_sid:
+            if sid == self.search_sid and self._search_variant(s.name)[0] == expert.NAME:
+                try:
+                    rows[p] = expert.check_vector(rows[p], s.params, self.n_features)
+                except ValueError as exc:
+                    raise StrategyError(f"parameters for {s.name!r}: {exc}") from None
+            elif sid == self.search_sid:
                 try:
                     rows[p] = search.check_vector(rows[p], heuristics, s.params, self.evaluation_point(),
                                                   self._check_learned)

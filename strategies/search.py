@@ -12,7 +12,8 @@ Parameter vector (``--param mcts=...``)::
 
 * ``iterations``: search iterations per decision (1 to 2**20); 256 by
   default, or the game's own default (its strategy package passes it to
-  ``search_strategy``; see docs/skill.md "How strong it is");
+  ``search_strategy``); ``expert`` (``strategies.expert``) is this search
+  guided by the learned model, with defaults of its own;
 * ``exploration``: the UCB1 constant c (0 = greedy);
 * ``rollout``: -1 for uniform random rollouts, or the number of a built-in
   heuristic in ``playtest strategies GAME`` (0 is the first line) played by

@@ -11,7 +11,15 @@ information set. Each iteration
    stream, so nothing hidden in the live state's streams can leak in);
 2. descends the tree, at each node considering only the children whose
    move key is legal in this determinization, by UCB1 with availability
-   counts (``reward / visits + c * sqrt(ln(availability) / visits)``);
+   counts (``reward / visits + c * sqrt(ln(availability) / visits)``), or,
+   with a move prior (the guided search ``expert``: a ``temperature`` > 0
+   after the learned model in its vector, ``prior_temperature``), by PUCT,
+   ``reward / visits + c * prior * sqrt(availability) / (1 + visits)``,
+   where a child's prior is the softmax at that temperature of the
+   children's *first values* (the value its first iteration backed up for
+   the seat that moved into it; with the learned leaf, the model's value
+   of the position right after the move: the learned move value) over the
+   children available in this determinization;
 3. expands one untried legal move key, chosen uniformly;
 4. plays the game to its end with the rollout policy (uniform over legal
    actions, or a built-in heuristic for every seat), or with ``horizon`` h
@@ -37,9 +45,7 @@ end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
 mean of their ranks' values. It gives the seats that do not lead a
-gradient, which the win share of a standing one deal ahead does not: in
-Fool! at 256 iterations against 3 x ``cautious`` (seed 1, 50 deals) rank
-shares won 50.0% +- 6.3 of the games, win shares 29.8% +- 5.8
+gradient, which the win share of a standing one deal ahead does not
 (docs/skill.md, "How strong it is").
 
 Tree nodes are *move keys*, not action ids: the engine's ``move_key`` names
@@ -59,10 +65,9 @@ one card in every determinization of its information, and two copies of
 one card in its hand (Fool!'s wilds) are two moves, as in the tree of
 action ids; where an id of the seat names another card in another
 determinization (deeper in the tree: a card dealt or passed to it there)
-it is another node, so a node never mixes two cards. Measured in Fool!
-at 64 iterations (docs/skill.md, "Own moves by hand position"): keying the
-seat's own moves by card cost 2.5 points, about 1.0 from merging its copies
-of one card and 1.5 from ties going to the lowest card. The decision
+it is another node, so a node never mixes two cards (keying the seat's
+own moves by card alone played weaker: docs/skill.md, "Own moves by hand
+position"). The decision
 is the root child visited most often, visit ties going to the higher mean
 value, then to the lower key (the lower action id); the action returned
 is the live state's action with that id and card.
@@ -75,7 +80,9 @@ strategy id of a built-in heuristic, whose parameter vector follows;
 the seat never takes when it has another option: in the game, in its tree
 and in its random rollouts (restricted play; a heuristic rollout policy is
 not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
-the h-th evaluation point ahead). The search draws only from its own seat's
+the h-th evaluation point ahead); with rollout = ``learned`` the model's
+numbers follow, and then, for ``expert``, the prior's temperature
+(``strategies.expert``). The search draws only from its own seat's
 stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
@@ -92,7 +99,7 @@ import math
 import numba as nb
 import numpy as np
 
-from simulator.core.learned import win_shares
+from simulator.core.learned import LINEAR, M_FEATURES, M_HIDDEN, M_KIND, M_WEIGHTS, win_shares
 from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
 
@@ -130,7 +137,18 @@ def new_search(arrays, params, sids):
             np.empty((0, 4), np.uint64),                # the stream at each iteration's start (with the log)
             np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  the card (move_key) of an own key here
             np.empty(cap, np.int64),                    # the card (move_key) of the move that leads to the node
+            np.empty(cap, np.float64),                  # the node's first value for its mover (the prior's logit)
             new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
+
+
+@nb.njit(cache=True)
+def prior_temperature(params, seat):
+    """The move prior's temperature of a search seat whose leaves the learned model scores: the number right
+    after the model in its parameter row (0 when the row ends with the model: no prior, UCB1). Jit-compiled."""
+    base = P_ROLLOUT_PARAMS
+    nf, nh = int(params[seat, base + M_FEATURES]), int(params[seat, base + M_HIDDEN])
+    size = M_WEIGHTS + (1 + nf if int(params[seat, base + M_KIND]) == LINEAR else nh * nf + 2 * nh + 1)
+    return params[seat, base + size] if base + size < params.shape[1] else 0.0
 
 
 @nb.njit(cache=True)
@@ -184,7 +202,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     while there is room.
     """
     (work, parent, key, mover, child, sibling, visits, avail, reward, acts, legal, tried, stamp, rng,
-     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, card_of, card, lbuf) = buf
+     rsids, rparams, share, no_trace, keys, key_action, log, log_rng, card_of, card, first, lbuf) = buf
     me = to_move(state)
     iterations = int(params[me, P_ITERATIONS])
     c = params[me, P_EXPLORATION]
@@ -193,6 +211,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     horizon = int(params[me, P_HORIZON])
     mark = horizon_mark(state)  # noqa: F821 (bound)
     leaf = rollout == LEARNED_SID  # noqa: F821 (bound)  the learned model scores the leaf: no rollout
+    temperature = prior_temperature(params, me) if leaf else 0.0
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -228,13 +247,24 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     keys[i] = k
                     legal[k] = stamp[0]
                     key_action[k] = acts[i]
-                best, best_value = -1, -1e300
+                best, best_value, norm = -1, -1e300, 0.0
                 ch = child[node]
                 while ch >= 0:
                     if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
                         tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
-                        value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                        if temperature > 0.0:
+                            norm += math.exp(first[ch] / temperature)
+                        else:
+                            value = reward[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                            if value > best_value:
+                                best, best_value = ch, value
+                    ch = sibling[ch]
+                ch = child[node] if temperature > 0.0 else -1
+                while ch >= 0:  # PUCT over the available children, the prior a softmax of their first values
+                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
+                        value = (reward[ch] / visits[ch] + c * math.exp(first[ch] / temperature) / norm
+                                 * math.sqrt(avail[ch]) / (1.0 + visits[ch]))
                         if value > best_value:
                             best, best_value = ch, value
                     ch = sibling[ch]
@@ -254,6 +284,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     card[new] = card_of[k] if k >= MAX_KEYS else k  # noqa: F821 (bound)
                     child[new], sibling[new], child[node] = -1, child[node], new
                     visits[new], avail[new], reward[new] = 0.0, 1.0, 0.0
+                    first[new] = -1.0   # set from this iteration's value
                     node = new
                     in_tree = False
                 elif best >= 0:
@@ -275,6 +306,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 _rank_shares(standing, share)
             else:
                 win_shares(standing, share)
+        if node > 0 and first[node] < 0.0:
+            first[node] = share[mover[node]]
         while node > 0:
             visits[node] += 1.0
             reward[node] += share[mover[node]]

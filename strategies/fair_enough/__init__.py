@@ -10,6 +10,10 @@ from strategies.search import search_strategy
 
 __all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
 
+# expert's (iterations, exploration, temperature): the largest budget at which an all-expert table plays at least
+# as many games/s as the all-mcts one (bench/journal/)
+EXPERT = (128, 1.0, 0.1)
+
 BUILTINS = [
     Strategy("random", h.random, (),
              "uniform over the legal options of each decision (research take, card/special or secure, Sold Out target)"),
@@ -35,4 +39,4 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fair Enough (user files added to it stay in it)."""
-    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST)
+    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT)

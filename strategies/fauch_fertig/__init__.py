@@ -10,6 +10,10 @@ from strategies.search import search_strategy
 
 __all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
 
+# expert's (iterations, exploration, temperature): the largest budget at which an all-expert table plays at least
+# as many games/s as the all-mcts one (bench/journal/)
+EXPERT = (192, 1.0, 0.1)
+
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal actions, the drawn cards and the pay choice"),
     Strategy("chaser", h.chaser, (10.0, 1.0, 1.0, 6.0),
@@ -44,5 +48,5 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fauch & Fertig (user files added to it stay in it)."""
-    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
+    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT,
                        learned_looks_ahead=LEARNED_LOOKS_AHEAD)

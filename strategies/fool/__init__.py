@@ -18,6 +18,10 @@ __all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
 ITERATIONS = 64
 HORIZON = 1
 
+# expert's (iterations, exploration, temperature): the largest budget at which an all-expert table plays at least
+# as many games/s as the all-mcts one (bench/journal/)
+EXPERT = (32, 1.0, 0.1)
+
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),
     Strategy("shedder", h.shedder, (), "dump the highest card that cannot be worst; else the least likely worst"),
@@ -41,4 +45,4 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fool! (user files added to it stay in it)."""
-    return StrategySet("fool", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST)
+    return StrategySet("fool", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT)

@@ -278,7 +278,8 @@ def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_default
     assert training.expert_vector(sset, 64) == [64.0, 0.7, -1.0, 0.0, 1.0]      # Forks: horizon 1 (end of round)
     assert training.expert_vector(strategy_set("fair-enough"), 32) == [32.0, 0.7, -1.0, 0.0, 0.0]
     model = [0.0, 2.0, 0.0, 0.5, 0.25, 0.125]
-    assert training.expert_vector(sset, 64, model) == [64.0, 0.7, float(sset.learned_sid), 0.0, 0.0] + model
+    assert training.expert_vector(sset, 64, model) == [64.0, training.GUIDED_EXPLORATION, float(sset.learned_sid),
+                                                       0.0, 0.0] + model + [training.EXPERT_TEMPERATURE]
     sid, mcts = sset.get("mcts")
     sset.builtins[sid] = dataclasses.replace(mcts, params=(512.0, 2.0, 0.0, 3.0, 0.0))   # a fresh set: no leak
     assert sset.search_vector("mcts")[0] == 512.0

@@ -1,0 +1,83 @@
+"""Training for a designer's own table (``playtest train --setup --variant --players``), the model file's record of
+what it was trained for, the verdict's line when a model plays another table, and the kept generations of expert
+iteration. On the example game (Nim), with tiny budgets."""
+
+import json
+
+import numpy as np
+import pytest
+
+from playtest import api
+from simulator import games
+from strategies import model_files
+from strategies.learned import weights_path
+
+TABLE = {"pile": {"min": 9, "max": 13}}   # smaller piles than the default table's 15 to 25
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("model") / "nim-small.npy"
+    result = api.train("nim", seed=2, rounds=3, games=20, budget=8, deals=20, players=2, setup=TABLE, out=out,
+                       command="playtest train nim --setup small.toml")
+    return out, result
+
+
+def test_the_model_file_records_the_game_table_players_and_command(trained):
+    out, result = trained
+    info = json.loads(out.with_suffix(".json").read_text())
+    own = games.get("nim").configure(2, "standard", TABLE).setup
+    assert info == {"game": "nim", "players": 2, "variant": "standard", "command": "playtest train nim --setup small.toml",
+                    "setup_digest": model_files.table_digest(own)}
+    assert info["setup_digest"] != model_files.table_digest(games.get("nim").configure(2).setup)
+    np.testing.assert_array_equal(np.load(out), result.info["model"])
+
+
+def test_a_generation_is_kept_only_when_it_beats_the_kept_one_paired(trained):
+    rounds = result_rounds = trained[1].info["training"].rounds
+    assert rounds[0].kept and rounds[0].gain is None
+    for r in result_rounds[1:]:
+        assert r.gain is not None and r.gain[1] <= r.gain[0] <= r.gain[2]
+        assert r.kept == (r.gain[0] > 0)
+    kept = [r.round for r in rounds if r.kept]
+    assert trained[1].info["best"] == kept[-1]
+
+
+def test_later_rounds_record_games_of_the_guided_search():
+    """Round 1's expert is ``expert`` (the search with the learned leaf and prior), not mcts with rollouts."""
+    import playtest.train as training
+    from strategies.games import strategy_set
+
+    sset = strategy_set("nim")
+    model = list(np.load(weights_path("nim")))
+    vector = training.expert_vector(sset, 32, model)
+    assert vector == [32.0, training.GUIDED_EXPLORATION, float(sset.learned_sid), 0.0, 0.0] + model + [
+        training.EXPERT_TEMPERATURE]
+    sids, params, names = sset.seats(["expert@32"], 2, overrides={"expert@32": vector})
+    assert list(sids) == [sset.search_sid] * 2 and names == ["expert@32"] * 2
+
+
+def verdict_lines(model, players=2, setup=None):
+    """The verdict's "cannot tell" lines of ``learned`` playing the model file ``model`` (read as ``--param
+    learned=@FILE.npy`` reads it) against ``random``."""
+    vector = [float(x) for x in model_files.read(model)]
+    run = api.simulate("nim", players=players, games=40, seed=1, strategies=["learned"] + ["random"] * (players - 1),
+                       params={"learned": vector}, setup=setup)
+    return [line.strip() for line in api.verdict(run).lines() if "cannot tell" in line]
+
+
+def test_a_model_on_another_table_or_player_count_adds_one_cannot_tell_line(trained):
+    out, _ = trained
+    assert len(verdict_lines(out, setup=TABLE)) == 1       # its own table: the usual line only
+    other = verdict_lines(out)                              # the default table
+    assert len(other) == 2 and "`learned`" in other[1] and "another setup table" in other[1]
+    three = verdict_lines(out, players=3, setup=TABLE)
+    assert len(three) == 2 and "2 players" in three[1] and "another setup table" not in three[1]
+
+
+def test_the_shipped_models_record_their_table():
+    for game in ("forks", "fool", "fair-enough", "fauch-fertig", "nim"):
+        g = games.get(game)
+        info = json.loads(model_files.sidecar(weights_path(game)).read_text())
+        assert info["game"] == game and info["players"] == g.default_players
+        assert info["setup_digest"] == model_files.table_digest(g.configure(g.default_players).setup)
