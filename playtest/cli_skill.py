@@ -335,7 +335,7 @@ def skill(game, models, mcts, players, precision, games, match_deals, chunk_size
     terminal.console().print(ladder_table(edges, margin))
     for line in by_model_report.table_notes(manifest, edges, margin):
         terminal.echo(line)
-    terminal.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
+    click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
 
 
 @click.command("search-gain", short_help="Paired win-share gain of mcts over a baseline search on the same "

@@ -56,7 +56,7 @@ def wrap(text, indent=""):
             continue
         lead = line[:len(line) - len(line.lstrip())]
         out.extend(textwrap.wrap(line, limit, initial_indent="", subsequent_indent=lead + indent,
-                                 break_long_words=True, break_on_hyphens=False) or [""])
+                                 break_long_words=False, break_on_hyphens=False) or [""])
     return "\n".join(out)
 
 
