@@ -803,7 +803,7 @@ def report(dirs, out, *, fmt="html", margin=1.0):
 
 
 def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200, players=None,
-          variant="standard", setup=None, threads=1, out=None, command=None, on_round=None):
+          variant="standard", setup=None, threads=None, out=None, command=None, on_round=None):
     """Train the learned model of ``game`` by expert iteration (``playtest train``; ``playtest.train``).
 
     Parameters
@@ -818,8 +818,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden`` units.
     deals, threads : int
         Each round's model is validated on ``deals`` deals against the
-        strongest heuristic, on ``threads`` threads, and kept when it beats
-        the kept one there.
+        strongest heuristic, on ``threads`` threads (None: every core; the
+        same model on any count), and kept when it beats the kept one there.
     players, variant, setup
         The table trained for: the player count (None: the game's usual
         count), the rules variant and a setup table (a dict, or a TOML file)
@@ -859,6 +859,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
     from playtest.train import provenance, train as run_train
     from strategies import model_files
 
+    check_threads(threads)
+    threads = numba.config.NUMBA_NUM_THREADS if threads is None else threads
     if out is not None:
         out = Path(out)
         if out.suffix != ".npy":

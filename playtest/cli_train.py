@@ -5,21 +5,17 @@ import sys
 
 import click
 
-from playtest import api, terminal
-from simulator import games as game_registry
+from playtest import api, options, terminal
 
 
 @click.command()
-@click.argument("game", type=click.Choice(game_registry.names()), metavar="GAME")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), required=True,
-              help="The model file (.npy) to write, with what it was trained for in FILE.json beside it; play it "
-                   "with --param learned=@FILE.npy.")
-@click.option("--seed", type=click.IntRange(0, 2 ** 62), default=0, show_default=True,
-              help="Run seed of the recorded games (validation deals: seed + 1).")
+@options.game()
+@options.out("the model (.npy), with what it was trained for in FILE.json beside it; play it with "
+             "--param learned=@FILE.npy", kind="file", required=True)
+@options.seed(2 ** 62)
 @click.option("--rounds", type=click.IntRange(1, 100), default=4, show_default=True,
               help="Rounds of expert iteration.")
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=300, show_default=True,
-              help="Games recorded per round.")
+@options.games(300, per="round", maximum=1_000_000)
 @click.option("--budget", type=click.IntRange(1, 1 << 20), default=None,
               help="Iterations per decision of the expert (round 0: mcts; later rounds: the guided search "
                    "expert) [default: 4 x expert's iterations in the game].")
@@ -30,12 +26,10 @@ from simulator import games as game_registry
 @click.option("--deals", type=click.IntRange(2, 1_000_000), default=300, show_default=True,
               help="Validation deals per round (learned in one seat, the strongest heuristic in the others, "
                    "seats rotated); a round's model is kept when it beats the kept one on them, paired.")
-@click.option("--players", "-p", type=int, default=None, help="Number of players [default: the game's usual count].")
-@click.option("--variant", default="standard", show_default=True, help="Rules variant (see `playtest games`).")
-@click.option("--setup", type=click.Path(dir_okay=False), default=None,
-              help="TOML file whose keys replace parts of the game's setup table (see `playtest setup GAME`).")
-@click.option("--threads", type=click.IntRange(1, 1024), default=1, show_default=True,
-              help="Threads of the recorded games and of the validation matches (the same model on any count).")
+@options.players()
+@options.variant()
+@options.setup()
+@options.threads()
 def train(game, out, seed, rounds, games, budget, design, hidden, deals, players, variant, setup, threads):
     """Train the learned model of GAME (played by learned and guiding expert) by expert iteration, for the table
     given by --players, --variant and --setup, and write the kept generation's model to --out."""
@@ -49,5 +43,6 @@ def train(game, out, seed, rounds, games, budget, design, hidden, deals, players
     result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
                        deals=deals, players=players, variant=variant, setup=setup, threads=threads, out=out,
                        command=command, on_round=report)
-    terminal.echo(f"round {result.info['best']} is the kept generation: its model is in {out}, what it was "
-                  f"trained for in {out.rsplit('.', 1)[0]}.json")
+    terminal.echo(f"round {result.info['best']} is the kept generation; its model is in:")
+    click.echo(f"  {out}")   # paths are printed whole
+    terminal.echo(f"and what it was trained for in {out.rsplit('.', 1)[0]}.json")

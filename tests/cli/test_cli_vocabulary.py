@@ -1,13 +1,9 @@
 """One command-line vocabulary (playtest/options.py): the shared options are declared once, every option says
-what it does, every help page fits 80 columns and the main help cuts no summary.
-
-Commands of ``OTHER_BRANCHES`` (test_cli_80_columns) are moved onto playtest/options.py after their branches
-are merged; until then they are left out of the assertions."""
+what it does, every help page fits 80 columns and the main help cuts no summary."""
 
 import click
 import pytest
 from click.testing import CliRunner
-from test_cli_80_columns import OTHER_BRANCHES
 
 from playtest import options
 from playtest.cli import cli
@@ -26,12 +22,8 @@ def commands():
     return found
 
 
-def ours(path):
-    return path.split()[0] not in OTHER_BRANCHES
-
-
 def test_every_option_says_what_it_does():
-    silent = [f"{path} {param.opts[0]}" for path, command in commands() if ours(path)
+    silent = [f"{path} {param.opts[0]}" for path, command in commands()
               for param in command.params if isinstance(param, click.Option) and not param.hidden
               and not (param.help or "").strip()]
     assert silent == []
@@ -62,7 +54,7 @@ def test_no_command_declares_a_shared_option_by_hand():
             shared = (param.human_readable_name == "GAME" if isinstance(param, click.Argument)
                       else any(o in options.SHARED for o in param.opts))
             made_here = isinstance(param, (options.SharedOption, options.SharedArgument, options.FormerSpelling))
-            if shared and not made_here and ours(path):
+            if shared and not made_here:
                 by_hand.append(f"{path} {param.human_readable_name}")
     assert by_hand == []
 
@@ -71,7 +63,7 @@ def test_every_seed_starts_at_0_and_every_margin_at_the_verdicts_default():
     from analyses.verdict import DEFAULT_MARGIN
 
     assert options.MARGIN == DEFAULT_MARGIN
-    defaults = {(path, param.name): param.default for path, command in commands() if ours(path)
+    defaults = {(path, param.name): param.default for path, command in commands()
                 for param in command.params if param.name in ("seed", "margin")}
     assert defaults and all(v == (0 if name == "seed" else DEFAULT_MARGIN) for (_, name), v in defaults.items())
 
