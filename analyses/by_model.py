@@ -60,7 +60,8 @@ def default_models(strategies, mcts=None):
     """The default ladder for a ``StrategySet``, weakest first: ``random``, its strongest heuristic, ``learned``
     and ``expert`` when the set has them, and ``mcts@<mcts>`` when a budget is given."""
     models = ["random", strategies.strongest]
-    models += [m for m in (LEARNED, EXPERT) if m in strategies.names()]
+    playable = {s.name for _, s in strategies.listed()}   # listed: expert too, a search seat of its own name
+    models += [m for m in (LEARNED, EXPERT) if m in playable]
     if mcts is not None:
         models.append(f"mcts@{mcts}")
     return list(dict.fromkeys(models))
