@@ -1322,7 +1322,7 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         ``playtest.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
         ``start`` (cold and warm start of ``playtest simulate`` in a new process, cold with an empty numba
         cache: it compiles everything), ``first-answer`` (issue 42's commands, each cold in an empty cache,
-        then warm, with its play time alone; ``playtest.bench.FIRST_ANSWER``), ``end-to-end`` (play and
+        then warm, with its play time alone; ``playtest.bench.first_answer_commands``), ``end-to-end`` (play and
         write), ``encodings`` (chunk files),
         ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
         ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its

@@ -38,6 +38,7 @@ does not import the API that calls it; ``names`` and ``parts`` measure less
 (``PARTS``: the kernel rates are always measured).
 """
 
+import ast
 import io
 import json
 import os
@@ -153,19 +154,35 @@ def start_time(game, cache_dir):
     return wall, rss
 
 
-# issue 42's table: (what, games, arguments of `playtest`); each is run cold (a new, empty cache), then warm. An
-# entry starting with "then" runs in the cache of the entry above it (cold: the kernels it needs beyond those).
-FIRST_ANSWER = [
-    ("fool", ["simulate", "fool", "--games", "20000"]),
-    ("fair-enough", ["simulate", "fair-enough", "-s", "banker", "--games", "20000"]),
-    ("fair-enough", ["then", "simulate", "fair-enough", "-s", "builder", "--games", "20000"]),
-    ("fauch-fertig", ["simulate", "fauch-fertig", "-s", "learned", "--games", "2000"]),
-    ("fair-enough", ["simulate", "fair-enough", "-s", "mcts@16", "--games", "50"]),
-    ("forks", ["simulate", "forks", "--strategy-file", "contrarian.py", "-s", "contrarian", "--games", "1000"]),
-    ("forks", ["then", "edit", "simulate", "forks", "--strategy-file", "contrarian.py", "-s", "contrarian",
-               "--games", "1000"]),
-]
-EXAMPLE = Path(__file__).parents[1] / "docs" / "examples" / "contrarian.py"
+ROOT = Path(__file__).parents[1]
+
+
+def first_answer_commands(name):
+    """The first answers of game ``name``, as ``playtest`` arguments: 20,000 games of ``random``, then (in the
+    same cache) of its strongest heuristic, 2,000 of ``learned``, 50 of ``mcts@16``, and its example strategy
+    file (the descriptor's ``example_strategy``) for 1,000 games, then again with one constant edited. An entry
+    starting with "then" runs in the cache of the entry above it (cold: the kernels it needs beyond those)."""
+    g = game_registry.get(name)
+    sset = strategy_set(name)
+    commands = [["simulate", name, "--games", "20000"],
+                ["then", "simulate", name, "-s", sset.strongest, "--games", "20000"]]
+    if sset.learned_sid >= 0:
+        commands.append(["simulate", name, "-s", "learned", "--games", "2000"])
+    if sset.search_sid >= 0:
+        commands.append(["simulate", name, "-s", "mcts@16", "--games", "50"])
+    if g.example_strategy:
+        own = ["simulate", name, "--strategy-file", Path(g.example_strategy).name, "-s",
+               _strategy_name(ROOT / g.example_strategy), "--games", "1000"]
+        commands += [own, ["then", "edit", *own]]
+    return commands
+
+
+def _strategy_name(path):
+    """The ``NAME`` a strategy file assigns (read, not run)."""
+    for node in ast.parse(Path(path).read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NAME" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise ValueError(f"{path} assigns no NAME")
 
 
 def timed_command(args, cache_dir, folder):
@@ -183,26 +200,26 @@ def timed_command(args, cache_dir, folder):
 
 
 def first_answer_rows(names=None, echo=print):
-    """Cold, warm and play-alone seconds of the commands of ``FIRST_ANSWER`` (of the games ``names``)."""
+    """Cold, warm and play-alone seconds of every game's ``first_answer_commands`` (of the games ``names``)."""
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        strategy = Path(folder) / "contrarian.py"
         cache = None
-        for game, args in FIRST_ANSWER:
-            if names is not None and game not in names:
-                continue
-            strategy.write_text(EXAMPLE.read_text())
-            if args[0] != "then" or cache is None:
-                cache = tempfile.mkdtemp(dir=folder)
-            command = [a for a in args if a not in ("then", "edit")]
-            if "edit" in args:  # one constant edited: a new strategy file to the caches
-                strategy.write_text(EXAMPLE.read_text().replace("PARAMS = [1.0]", "PARAMS = [1.5]"))
-            cold, play = timed_command(command, cache, folder)
-            warm, _ = timed_command(command, cache, folder)
-            shown = ("then " if args[0] == "then" else "") + ("edit contrarian.py, " if "edit" in args else "")
-            rows.append({"command": shown + "playtest " + " ".join(command), "cold_s": cold, "warm_s": warm,
-                         "play_s": play})
-            echo(f"{rows[-1]['command']}: cold {cold:.1f} s, warm {warm:.1f} s, play alone {play:.2f} s")
+        for name in names or game_registry.names():
+            example = game_registry.get(name).example_strategy
+            for args in first_answer_commands(name):
+                if example:
+                    text = (ROOT / example).read_text()
+                    edited = "\n# one line edited: a new file to the caches\n" if "edit" in args else ""
+                    (Path(folder) / Path(example).name).write_text(text + edited)
+                if args[0] != "then" or cache is None:
+                    cache = tempfile.mkdtemp(dir=folder)
+                command = [a for a in args if a not in ("then", "edit")]
+                cold, play = timed_command(command, cache, folder)
+                warm, _ = timed_command(command, cache, folder)
+                shown = ("then " if args[0] == "then" else "") + ("edit the file, " if "edit" in args else "")
+                rows.append({"command": shown + "playtest " + " ".join(command), "cold_s": cold, "warm_s": warm,
+                             "play_s": play})
+                echo(f"{rows[-1]['command']}: cold {cold:.1f} s, warm {warm:.1f} s, play alone {play:.2f} s")
     return rows
 
 

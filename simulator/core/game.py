@@ -98,6 +98,7 @@ class Game:
     bench_end_to_end_games: int = 2_000_000  # games of the end-to-end run (play and write)
     bench_learned_games: int = 2_000  # games of the all-learned table
     bench_search_target: int = 200_000  # search iterations per second over two threads the game should reach
+    example_strategy: str | None = None  # a user strategy file shipped as an example (from the repository's root)
     open_tables: tuple = ("players",)  # setup tables where --setup may add keys (see core.setup.merge)
 
     def validate(self):

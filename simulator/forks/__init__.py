@@ -42,6 +42,7 @@ GAME = Game(
     bench_games=1_000_000,
     bench_end_to_end_games=10_000_000,
     bench_learned_games=20_000,  # the all-learned table: enough for a second
+    example_strategy="docs/examples/contrarian.py",
     bench_search_target=1_000_000,  # iterations/s over 2 threads that issue 14 asks for
     open_tables=("players", "deck.extra"),
 )

@@ -191,7 +191,7 @@ PARAM_MISTAKES = {
     "no parameters": (["random=1"], "parameters for 'random': it has no parameters"),
     "not seated": (["pusher=1"], "parameters for 'pusher': no seat plays it (seated: leader, hedger, random)"),
     "unknown": (["genius=1"], "unknown strategy 'genius' for forks (choose from random, greedy, leader, pusher, "
-                              "hedger, mcts, learned, or load your own with --strategy-file)"),
+                              "hedger, mcts, learned, expert, or load your own with --strategy-file)"),
     "given twice": (["hedger=1", "hedger=2"], "--param hedger is given twice"),
 }
 
