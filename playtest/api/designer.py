@@ -196,7 +196,7 @@ def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rota
     the run options. A name the table does not have is a ``CardError``; a bad run a ``RunError`` or
     ``SetupError``."""
     from analyses import cards as card_effects
-    from playtest import card_tables
+    from studies import card_tables
 
     override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
     table = game_registry.get(game).configure(players, variant, override).setup

@@ -14,7 +14,7 @@ from simulator.core.setup import read_toml
 
 def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200, players=None,
           variant="standard", setup=None, threads=1, out=None, command=None, on_round=None):
-    """Train the learned model of ``game`` by expert iteration (``playtest train``; ``playtest.train``).
+    """Train the learned model of ``game`` by expert iteration (``playtest train``; ``studies.train``).
 
     Parameters
     ----------
@@ -23,7 +23,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
     seed, rounds, games, budget : int
         The seed; the rounds of expert iteration, each recording ``games``
         games of the expert at ``budget`` iterations per decision (None:
-        ``playtest.train.expert_budget``, 4 times the game's ``expert``).
+        ``studies.train.expert_budget``, 4 times the game's ``expert``).
     design, hidden
         The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden`` units.
     deals, threads : int
@@ -41,7 +41,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
     command : str, optional
         The command line recorded in the sidecar (default: this call).
     on_round : callable, optional
-        Called with each ``playtest.train.Round`` as it finishes.
+        Called with each ``studies.train.Round`` as it finishes.
 
     Returns
     -------
@@ -66,7 +66,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
     >>> r.to_polars()["round"].to_list(), r.info["model"].shape   # a linear model of Nim's 2 features
     ([0], (6,))
     """
-    from playtest.train import provenance, train as run_train
+    from studies.train import provenance, train as run_train
     from strategies import model_files
 
     if out is not None:
@@ -101,7 +101,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
 def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=None, baseline=None,
                 baseline_param=None, on_line=None):
     """The paired win-share gain of ``mcts`` over a baseline search on the same deals (``playtest search-gain``;
-    ``playtest.search_gain``).
+    ``studies.search_gain``).
 
     In each game, two arms of ``simulate --rotate-seats`` on the same seed
     and deals, each in a fresh process: ``mcts`` in one seat and the game's
@@ -122,7 +122,7 @@ def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=No
     param, baseline_param : str, optional
         The new and the baseline arm's ``mcts`` parameter vectors, comma-separated (None: the defaults).
     baseline : str, optional
-        A git commit of this checkout (None: ``playtest.search_gain.SEARCH_BASELINE``, the search before move
+        A git commit of this checkout (None: ``studies.search_gain.SEARCH_BASELINE``, the search before move
         keys), or ``"here"`` for this tree.
     on_line : callable, optional
         Called with one line of text per arm played and per gain measured.
@@ -153,7 +153,7 @@ def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=No
     ([('forks', 2, 0.0, 0.0, 0.0)], {'forks': 'no difference'})
     """
     from playtest.bench_baseline import export_commit
-    from playtest.search_gain import SEARCH_BASELINE, measure
+    from studies.search_gain import SEARCH_BASELINE, measure
 
     games = [games] if isinstance(games, str) else list(games)
     if not games:
