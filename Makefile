@@ -20,7 +20,7 @@ run: install
 	$(VENV)/bin/playtest report runs/default --out runs/default/report.html
 
 test: install
-	$(PY) -m ruff check simulator strategies analyses reports playtest tests
+	$(PY) -m ruff check simulator strategies analyses reports studies playtest tests
 	$(VENV)/bin/lint-imports
 	$(MAKE) --no-print-directory docs SPHINXOPTS="-W --keep-going -E"
 	$(PY) -m pytest -q -n auto --dist loadgroup

@@ -1,6 +1,6 @@
 """Which card matters: the causal effect of removing a card, or a kind of card, on paired deals; and who holds it.
 
-For each card the game's setup table names (``playtest.card_tables.candidates``), the same lineup
+For each card the game's setup table names (``studies.card_tables.candidates``), the same lineup
 plays the default table and the table without that card on the same seed and
 game indices, so game ``i`` draws the same random numbers in both (common
 random numbers) and ``analyses.compare`` gives paired intervals. The effect is
@@ -13,7 +13,7 @@ interval excludes 0 at 95% for the whole table at once.
 What "removing" a card means and which "who holds it" rows a game has are
 facts of each game's setup table, listed in the game's own ``cards`` module
 (its descriptor's ``card_candidates`` and ``card_holdings``, read by
-``playtest.card_tables``; this package reads run directories and never
+``studies.card_tables``; this package reads run directories and never
 imports the simulator).
 
 Who holds it (``held_effects``), from the default table's games, per seat: the

@@ -19,7 +19,7 @@ import click
 from analyses import survey as surveys
 from analyses.compensate import CONFIRM_OFFSET, MAX_FACTOR
 from playtest import api, options, terminal
-from playtest.cli import interrupted, run_arguments
+from playtest.cli_common import interrupted, run_arguments
 from playtest.cli_types import FiniteRange, local_workers_type
 from reports.section import compact_toml
 from simulator import games as game_registry

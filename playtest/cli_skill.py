@@ -13,6 +13,7 @@ import click
 
 from analyses.verdict import points
 from playtest import api, options, terminal
+from playtest.cli_common import interrupted, parse_params
 from playtest.cli_types import FiniteRange, margin_type
 from simulator import games as game_registry
 
@@ -300,7 +301,6 @@ def skill(game, models, mcts, players, precision, games, match_deals, chunk_size
     --resume keeps the finished runs, finishes an interrupted one and plays the models added at the end of
     --models."""
     from analyses import by_model
-    from playtest.cli import interrupted, parse_params
     from reports import by_model_report
     from reports.build import write_report
 
@@ -362,8 +362,6 @@ def search_gain(game, games, seed, threads, budget, params, baseline, baseline_p
 def _mcts_param(items):
     """The new arm's ``mcts`` vector of ``search-gain`` as the comma-separated text ``api.search_gain`` takes,
     from ``--param mcts=V1,V2,...`` (a bare ``V1,V2,...``, the former spelling, is read as mcts's with a note)."""
-    from playtest.cli import parse_params
-
     bare = [item for item in items if "=" not in item]
     if bare:
         terminal.echo("note: --param V1,V2,... is deprecated; write --param mcts=V1,V2,...", err=True)

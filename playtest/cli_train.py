@@ -1,4 +1,4 @@
-"""``playtest train``: fit the learned model of a game by expert iteration (``playtest.train``)."""
+"""``playtest train``: fit the learned model of a game by expert iteration (``studies.train``)."""
 
 import shlex
 import sys

@@ -16,7 +16,7 @@ search (``mcts`` with rollout = the id of ``learned``)::
 engine module fills ``out[:N_FEATURES]`` from the int64 observation that
 ``observe(state, arrays, seat, obs)`` writes for that seat. Any scaling of
 the features is folded into the first layer when a model is fitted
-(``playtest.train``), so inference is the plain function above. The value
+(``studies.train``), so inference is the plain function above. The value
 predicts the observing seat's final win share (1/k of a k-way shared win).
 
 The player ``learned`` (``learned_move``) determinizes the live state once

@@ -10,6 +10,7 @@ import pytest
 from analyses.moments import seat_moments
 from analyses.planning import max_half_width
 from playtest import api
+from playtest.api.run import _until_ci_stop
 from cli_support import invoke
 
 
@@ -70,8 +71,8 @@ def test_until_ci_counts_the_chunks_already_on_disk(tmp_path):
     both = max_half_width(on_disk + seat_moments(chunk))
     alone = max_half_width(seat_moments(chunk))
     target = (both + alone) / 2  # met by the whole run, not by the new chunk alone
-    assert api._until_ci_stop(target, out)(chunk)
-    assert not api._until_ci_stop(target)(chunk)
+    assert _until_ci_stop(target, out)(chunk)
+    assert not _until_ci_stop(target)(chunk)
 
 
 def test_unfinished_games_come_first_and_can_be_the_verdict(tmp_path):

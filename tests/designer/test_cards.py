@@ -112,7 +112,7 @@ def test_forks_a_value_made_overwhelmingly_strong_is_named_first(tmp_path):
 
 
 def test_forks_replacements_keep_the_deck_dealing_out_at_every_player_count():
-    from playtest.card_tables import candidates
+    from studies.card_tables import candidates
     from simulator.forks import GAME
 
     config = GAME.configure(4)
@@ -219,7 +219,7 @@ def test_the_observational_share_recovers_a_planted_association():
     import polars as pl
 
     from analyses.cards import held_effects
-    from playtest.card_tables import holdings
+    from studies.card_tables import holdings
 
     rng = np.random.default_rng(4)
     games = 5000
@@ -291,7 +291,7 @@ def test_the_who_holds_it_interval_covers_the_truth_about_95_percent_of_the_time
 
 
 def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kernel_knows_each_cards_kind():
-    from playtest.card_tables import candidates
+    from studies.card_tables import candidates
     from simulator.fauch_fertig import GAME
     from simulator.fauch_fertig.cards import card_kinds
     from simulator.fauch_fertig.layout import BLACK, N_CARDS, R_CARD_KIND, card_colour, card_copy, card_number
@@ -315,7 +315,7 @@ def test_fauch_fertig_kinds_are_the_tables_conditions_in_its_order_and_the_kerne
 
 
 def test_fool_removals_keep_the_deck_dealing_out_evenly():
-    from playtest.card_tables import candidates
+    from studies.card_tables import candidates
     from simulator.fool import GAME
 
     config = GAME.configure(4)
@@ -394,7 +394,7 @@ def test_the_designer_commands_explain_their_lineup_options():
 def test_a_game_without_card_hooks_has_no_cards_to_ask_about_in_one_line(tmp_path):
     from analyses.cards import CardError
     from playtest import api
-    from playtest.card_tables import holdings
+    from studies.card_tables import holdings
     from simulator import games
 
     nim = games.get("nim")
@@ -409,7 +409,7 @@ def test_a_game_without_card_hooks_has_no_cards_to_ask_about_in_one_line(tmp_pat
 def test_cards_asks_the_games_descriptor_for_its_cards(monkeypatch):
     import dataclasses
 
-    from playtest import card_tables
+    from studies import card_tables
     from simulator import games
     from simulator.core.card_rows import Holding
 

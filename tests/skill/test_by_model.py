@@ -205,17 +205,17 @@ def test_resume_replays_a_run_removed_from_the_manifest_and_keeps_the_runs_after
 def test_ctrl_c_prints_the_command_that_resumes_and_the_resumed_study_prints_its_summary(tmp_path, monkeypatch):
     """Interrupted during the cross-play match: exit 130, the finished runs kept, and the hint is a command that,
     run as printed, finishes the study and prints the answer and the table."""
-    from playtest import api
+    from playtest.api import skilled_play
 
     out = tmp_path / "study one"
-    play = api.simulate
+    play = skilled_play.simulate
 
     def interrupted_in_the_match(game, **options):
         if options.get("rotate_seats"):
             raise KeyboardInterrupt
         return play(game, **options)
 
-    monkeypatch.setattr(api, "simulate", interrupted_in_the_match)
+    monkeypatch.setattr(skilled_play, "simulate", interrupted_in_the_match)
     result = CliRunner().invoke(cli, TINY + ["--out", str(out), "--no-report"])
     assert result.exit_code == 130, result.output
     lines = result.stderr.splitlines()
@@ -223,7 +223,7 @@ def test_ctrl_c_prints_the_command_that_resumes_and_the_resumed_study_prints_its
     assert lines[-2].endswith("run:") and "interrupted: the finished runs are kept in" in result.stderr
     words = shlex.split(command)
     assert words[:3] == ["playtest", "skill", "forks"] and words[-3:] == ["--out", str(out), "--resume"]
-    monkeypatch.setattr(api, "simulate", play)
+    monkeypatch.setattr(skilled_play, "simulate", play)
     again = CliRunner().invoke(cli, words[1:])
     assert again.exit_code == 0, again.output
     text = again.stdout

@@ -63,7 +63,7 @@ def test_a_folded_feature_is_read_as_its_constant_whatever_it_is_given(kind, hid
 def test_every_shipped_model_and_every_trained_one_is_seat_blind():
     """Each game's seat-number feature (its place after the first player) has no weight in the model that ships
     or that training writes, so `learned` is the same player in every seat."""
-    from playtest.train import train
+    from studies.train import train
 
     for game in ("forks", "fool", "fair-enough", "fauch-fertig"):
         sset = strategy_set(game)
@@ -231,7 +231,7 @@ def test_a_npy_model_of_another_game_is_refused(tmp_path):
 @pytest.mark.parametrize("design", ["linear", "tanh"])
 def test_training_is_reproducible_from_its_seed(design):
     """Two tiny expert iterations with one seed fit the same model, a valid one for the game, and validate it."""
-    from playtest.train import train
+    from studies.train import train
 
     runs = [train("forks", simulate=api.simulate, seed=4, rounds=2, games=3, deals=4, design=design, hidden=3)
             for _ in range(2)]
@@ -243,10 +243,10 @@ def test_training_is_reproducible_from_its_seed(design):
 
 
 def test_recording_on_several_threads_gives_the_rows_of_one_thread():
-    """playtest.train.record splits the games into runs of consecutive games, one per thread, and joins them in
+    """studies.train.record splits the games into runs of consecutive games, one per thread, and joins them in
     order: the same rows as one thread (Fauch & Fertig, the search expert in every seat). Playing one game less
     changes them, so the comparison can fail."""
-    from playtest.train import expert_vector, record
+    from studies.train import expert_vector, record
     from simulator import games as game_registry
 
     sset = strategy_set("fauch-fertig")
@@ -270,9 +270,9 @@ def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_i
 
 
 def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_defaults(monkeypatch):
-    """The expert's mcts vector is pinned in playtest.train: changing mcts's defaults leaves it as it is, and a
+    """The expert's mcts vector is pinned in studies.train: changing mcts's defaults leaves it as it is, and a
     search with a slot the expert does not pin stops training instead of silently taking a default."""
-    import playtest.train as training
+    import studies.train as training
 
     sset = strategy_set("forks")
     assert training.expert_vector(sset, 64) == [64.0, 0.7, -1.0, 0.0, 1.0]      # Forks: horizon 1 (end of round)
@@ -294,7 +294,7 @@ def test_training_takes_its_defaults_from_the_games_descriptor(monkeypatch):
     seat's features are the game's ``expert_horizon`` and ``recorded_at_decision``."""
     import types
 
-    import playtest.train as training
+    import studies.train as training
     from simulator.core.search import P_HORIZON
 
     def descriptor_says(name, **fields):

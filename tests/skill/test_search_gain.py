@@ -10,7 +10,7 @@ import polars as pl
 from click.testing import CliRunner
 
 from playtest.cli import cli
-from playtest.search_gain import lineup, paired_gain
+from studies.search_gain import lineup, paired_gain
 
 
 def arms(rng, deals, gain):

@@ -45,7 +45,7 @@ def test_a_generation_is_kept_only_when_it_beats_the_kept_one_paired(trained):
 
 def test_later_rounds_record_games_of_the_guided_search():
     """Round 1's expert is ``expert`` (the search with the learned leaf and prior), not mcts with rollouts."""
-    import playtest.train as training
+    import studies.train as training
     from strategies.games import strategy_set
 
     sset = strategy_set("nim")

@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from analyses import tune as tuning
 from playtest import api
-from playtest.cli import cli, parse_params
+from playtest.cli import cli
+from playtest.cli_common import parse_params
 
 LEADER = [3.0, 2.0, 1.0, -1.0, -2.0, -2.0, -2.0, -2.0]
 

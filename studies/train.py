@@ -168,7 +168,7 @@ def expert_vector(sset, budget, model=None):
              P_FORBID: EXPERT_FORBID, P_HORIZON: float(game_registry.get(sset.game).expert_horizon)}
     if sorted(slots) != list(range(P_ROLLOUT_PARAMS)):
         raise RuntimeError(f"the expert pins mcts slots {sorted(slots)}; the search has {P_ROLLOUT_PARAMS}: pin "
-                           f"the new one in playtest.train")
+                           f"the new one in studies.train")
     vector = [slots[i] for i in range(P_ROLLOUT_PARAMS)]
     if model is None:
         return vector

@@ -1,0 +1,9 @@
+"""The work below the interface that is not a statistic over run directories: learning a game's model
+(``train``), measuring what the guided search gains (``search_gain``) and choosing the cards a ``cards`` study
+takes out (``card_tables``).
+
+``playtest`` (its command line and ``playtest.api``) is the only interface above it; this package never
+imports ``playtest``, and ``reports``, ``analyses``, ``strategies`` and ``simulator`` never import it.
+"""
+
+__all__ = ["card_tables", "search_gain", "train"]
