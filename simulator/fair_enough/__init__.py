@@ -35,8 +35,7 @@ GAME = Game(
     play_reference=reference.play,
     card_candidates=cards.candidates,
     card_holdings=cards.holdings,
-    # `playtest train` records a seat's features at its decisions; measured (docs/skill.md, "The learned
-    # player"): 31.2% against 18.8% after its moves
+    # `playtest train` records a seat's features at its decisions (the measurements that chose it: bench/journal/)
     recorded_at_decision=True,
     bench_games=400_000,
     scenario=scenario,

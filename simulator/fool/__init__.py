@@ -35,8 +35,7 @@ GAME = Game(
     card_candidates=cards.candidates,
     card_holdings=cards.holdings,
     expert_horizon=1,  # the expert's random rollouts stop at the end of the deal
-    # `playtest train` records a seat's features right after its moves; measured (docs/skill.md, "The learned
-    # player"): 21.8% at its decisions against 38.4%
+    # `playtest train` records a seat's features right after its moves (the measurements that chose it: bench/journal/)
     recorded_at_decision=False,
     bench_games=400_000,
 )

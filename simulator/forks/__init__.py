@@ -36,8 +36,7 @@ GAME = Game(
     card_candidates=cards.candidates,
     card_holdings=cards.holdings,
     expert_horizon=1,  # the expert's random rollouts stop at the end of the round
-    # `playtest train` records a seat's features at its decisions; measured (docs/skill.md, "The learned
-    # player"): no difference against after its moves, 36-38%
+    # `playtest train` records a seat's features at its decisions (the measurements that chose it: bench/journal/)
     recorded_at_decision=True,
     bench_games=1_000_000,
     bench_end_to_end_games=10_000_000,

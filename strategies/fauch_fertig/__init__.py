@@ -31,16 +31,10 @@ BUILTINS = [
 DECISION = Decision(("kind", "options", "n_options", "obs", "params", "rng"),
                     (nb.int64, nb.int64[::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
 
-# the built-in with the highest win share: 42.2% (41.9 to 42.4) against specialist (25.9%) and farmer (11.0%)
-# (tournament, 4 players, 1,500 deals, seed 0, 4 December 2026 with the farmer that buys once it holds 20 coins;
-# 46.7% before that change)
+# the built-in with the highest win share (the measurements that chose it: bench/journal/)
 STRONGEST = "chaser"
-# the learned player scores a move right after it, without look-ahead. Re-decided with the recorder fixed (each
-# player's model trained for it, playtest train --seed 1 --rounds 3 --games 200 --deals 200, the same validation
-# deals): the best round against 3 x chaser won 27.69% (24.55 to 30.83) without look-ahead (recorded right after
-# the seat's moves) and 24.88% (21.82 to 27.93) with it (recorded at its decisions); measured again for the tanh
-# network of 16 units (round 0 of --games 1000, 400 validation deals): 28.90% (26.80 to 30.99) without, 23.02%
-# (20.92 to 25.13) with it; docs/skill.md
+# the learned player scores a move right after it, without look-ahead (the measurements that chose it:
+# bench/journal/)
 LEARNED_LOOKS_AHEAD = False
 
 dispatch = make_dispatch([s.decide for s in BUILTINS])

@@ -10,11 +10,8 @@ from strategies.search import search_strategy
 
 __all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
 
-# Fool!'s mcts defaults (docs/skill.md, "How strong it is"): against 3 x cautious, seats rotated, seed 1, with rollouts
-# to the end of the game (horizon 0) mcts won 23.8% +- 5.5 of 50 deals at 256 iterations and 43.1% +- 7.6 of 40 at
-# 1,024; stopped at the end of the deal (horizon 1) 30.8% +- 6.3 at 32 (not above the fair 25%), 33.5% +- 4.8 at 64
-# (50 deals; 39.5% +- 4.4 of 100 fresh deals, seed 2), 50.0% +- 6.3 at 256, 65.9% +- 6.9 at 1,024, and one
-# iteration costs about a quarter of a horizon-0 one
+# Fool!'s mcts defaults: the smallest budget that beats the strongest heuristic, rollouts stopped at the
+# end of the deal (the measurements that chose them: bench/journal/)
 ITERATIONS = 64
 HORIZON = 1
 
@@ -37,7 +34,7 @@ BUILTINS = [
 DECISION = Decision(("opt_colour", "opt_value", "n_options", "obs", "params", "rng"),
                     (nb.int64[::1], nb.int64[::1], nb.int64, nb.int64[::1], nb.float64[::1], nb.uint64[::1]))
 
-# the built-in with the highest win share: 30.6% against shedder, counter and wild_saver (tournament, 4 players, 1,500 deals x 4 rotations)
+# the built-in with the highest win share (the measurements that chose it: bench/journal/)
 STRONGEST = "cautious"
 
 dispatch = make_dispatch([s.decide for s in BUILTINS])
