@@ -39,4 +39,5 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fair Enough (user files added to it stay in it)."""
-    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT)
+    return StrategySet("fair-enough", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
+                       expert_defaults=EXPERT)

@@ -42,5 +42,6 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fauch & Fertig (user files added to it stay in it)."""
-    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT,
+    return StrategySet("fauch-fertig", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
+                       expert_defaults=EXPERT,
                        learned_looks_ahead=LEARNED_LOOKS_AHEAD)

@@ -42,4 +42,5 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Fool! (user files added to it stay in it)."""
-    return StrategySet("fool", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT)
+    return StrategySet("fool", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
+                       expert_defaults=EXPERT)

@@ -41,4 +41,5 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 
 def strategy_set():
     """A fresh ``StrategySet`` for Forks (user files added to it stay in it)."""
-    return StrategySet("forks", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST, expert_defaults=EXPERT)
+    return StrategySet("forks", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
+                       expert_defaults=EXPERT)
