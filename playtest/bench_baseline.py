@@ -1,7 +1,6 @@
 """The kernels before the state API, measured beside today's in the same `make bench` run.
 
-Issue 13 asked that random play through the state API stay at no less than
-0.8x the speed of the kernels it replaced, with `make bench` printing both.
+
 The old kernels are not kept in the tree (they would be dead code); they are
 read from the git history instead: ``BASELINE`` is the last commit before
 the state API. ``baseline_process`` exports that commit into a temporary

@@ -131,8 +131,7 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     otherwise. The constants come from the descriptor, not the engine module:
     a game whose verbs create no array and no view (no slicing) declares
     ``allocation_free=True`` and is then compiled without reference
-    counting, which makes every call into a strategy cheaper (2-3x faster
-    games on Forks). ``sources`` are the decision functions behind
+    counting, which makes every call into a strategy cheaper. ``sources`` are the decision functions behind
     ``decide``; with ``cache`` their sources key the cache files (the
     engine's folder holds its ``GAME``, so an edited constant is never
     served stale machine code). ``variant`` tells apart, in the cache file
@@ -274,8 +273,8 @@ def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(
     its ``allowed_actions`` are compiled without reference counting, like the
     game loop: every verb call passes the whole state tuple, and with
     reference counting each such call costs atomic increments and decrements
-    of all its arrays (a random rollout of Forks was about 25x slower with
-    them, measured on 2 cores). ``new_search`` allocates and keeps it.
+    of all its arrays, many times the cost of a cheap verb. ``new_search``
+    allocates and keeps it.
     """
     names = dict(verbs, SEARCH_SID=search_sid, LEARNED_SID=learned_sid, LOOKAHEAD_SID=lookahead[0],
                  LOOKAHEAD_PARAMS=np.asarray(lookahead[1], np.float64))
@@ -297,8 +296,7 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     Records the trace when ``trace`` has room (an empty array: no trace).
     The flag is read from the array rather than passed as a constant, so the
     batch loop and the tracer share one compiled game (a constant flag is a
-    literal type to numba: two compiles of the largest function, 9 s of
-    Forks's 40 s cold start). Returns the trace length (0 without a trace),
+    literal type to numba: two compiles of the largest function). Returns the trace length (0 without a trace),
     or -(1+seat) if that seat's strategy chose illegally; ``standing[0]`` then
     holds the value its strategy returned (``simulator.core.state.illegal``). Writes the outputs of
     ``simulator.core.game`` (the game columns include ``finished``, and end with
