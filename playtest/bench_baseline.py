@@ -1,6 +1,5 @@
 """The kernels before the state API, measured beside today's in the same `make bench` run.
 
-
 The old kernels are not kept in the tree (they would be dead code); they are
 read from the git history instead: ``BASELINE`` is the last commit before
 the state API. ``baseline_process`` exports that commit into a temporary
