@@ -12,6 +12,7 @@ import json
 import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import click
@@ -57,10 +58,17 @@ class PlaytestGroup(HelpGroup):
     def invoke(self, ctx):
         signal.signal(signal.SIGTERM, _raise_interrupt)
         compile_notice.install()  # every compile says so (playtest.compile_notice)
+        started, compiled = time.perf_counter(), compile_notice.seconds()
         try:
             if playtest.ENVIRONMENT_PROBLEM:
                 raise RunError(playtest.ENVIRONMENT_PROBLEM)
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            line = (None if ctx.invoked_subcommand == "simulate"   # its own last line splits the two
+                    else compile_notice.closing_line(time.perf_counter() - started,
+                                                     compile_notice.seconds() - compiled))
+            if line:
+                click.echo(line, err=True)
+            return result
         except USER_ERRORS as exc:
             click.echo(f"error: {exc}", err=True)
             if ctx.meta.get(VERBOSE) and getattr(exc, "detail", None):

@@ -22,7 +22,7 @@ from numba.core import event
 
 from playtest import terminal
 
-__all__ = ["install", "seconds"]
+__all__ = ["install", "seconds", "closing_line"]
 
 _state = {"seconds": 0.0, "installed": False}
 _local = threading.local()
@@ -100,3 +100,12 @@ def install():
 def seconds():
     """Seconds spent compiling in this process so far (nested compiles counted once)."""
     return _state["seconds"]
+
+
+def closing_line(total, compiled):
+    """The line a command that compiled ends with on standard error: its ``total`` wall seconds, split into
+    ``compiled`` seconds of compiling and the rest; None when it compiled nothing or its standard error is
+    captured in memory (as the notices)."""
+    if compiled <= 0 or not has_descriptor(sys.stderr):
+        return None
+    return f"done in {total:.1f} s: compiling {compiled:.1f} s, the rest {max(total - compiled, 0.0):.1f} s"

@@ -33,3 +33,19 @@ def test_warm_compiles_or_loads_the_kernels_of_a_game():
 def test_warm_refuses_an_unknown_game():
     result = CliRunner().invoke(cli, ["warm", "forkz"])
     assert result.exit_code == 2 and "forkz" in result.output
+
+
+def test_a_command_that_compiled_ends_with_its_compile_and_other_time_apart(monkeypatch):
+    clock = iter([0.0, 2.5])   # compiling seconds before the command and after it
+    monkeypatch.setattr(compile_notice, "seconds", lambda: next(clock))
+    monkeypatch.setattr(compile_notice, "has_descriptor", lambda stream: True)   # as a terminal or a log
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0, result.output
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("done in ") and ": compiling 2.5 s, the rest " in last
+
+
+def test_a_command_that_compiled_nothing_adds_no_line(monkeypatch):
+    monkeypatch.setattr(compile_notice, "has_descriptor", lambda stream: True)
+    result = CliRunner().invoke(cli, ["games"])
+    assert result.exit_code == 0 and "done in" not in result.stderr
