@@ -165,7 +165,7 @@ def ladder_section(path, margin):
         f"at the same budget in every seat, seats not rotated, {manifest['deals'] * players:,} games per level, "
         "the same deals at every level. A change is claimed only when the 95% interval of the change from the "
         "lowest to the highest budget, a paired difference over the shared deals, excludes zero: a test that "
-        "claims a change 5% of the time when there is none (docs/skill.md gives its power). The seat verdict "
+        "claims a change 5% of the time when there is none (the benchmark journal gives its power). The seat verdict "
         f"at each level tests every seat's edge against ±{points(margin)} points.",
         "Cannot tell: changes smaller than the change's interval (\"no clear change\" is not \"no change\"), what "
         "happens between the two ends (the figure shows every level) or beyond the top budget, how people play "

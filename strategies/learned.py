@@ -10,7 +10,7 @@ never call for it.
 Its parameter vector IS the model (``simulator.core.learned``: ``[kind,
 n_features, n_hidden, weights...]``). The default is the model shipped in
 the game's strategy package (``strategies/<game>/learned.npy``), which
-``playtest train GAME`` reproduces from its seed (docs/skill.md, "The learned player");
+``playtest train GAME`` reproduces from its seed (the benchmark journal, bench/journal/);
 ``--param learned=@FILE`` plays a model of one's own (a ``.npy`` file, or a
 text file of numbers). ``mcts`` with rollout = the number of ``learned``
 scores its leaves with that model instead of rolling out (its parameters

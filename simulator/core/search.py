@@ -46,7 +46,7 @@ share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
 mean of their ranks' values. It gives the seats that do not lead a
 gradient, which the win share of a standing one deal ahead does not
-(docs/skill.md, "How strong it is").
+(the benchmark journal, bench/journal/).
 
 Tree nodes are *move keys*, not action ids: the engine's ``move_key`` names
 a legal action as any watching seat identifies it (the card played, the card
@@ -66,8 +66,8 @@ one card in its hand (Fool!'s wilds) are two moves, as in the tree of
 action ids; where an id of the seat names another card in another
 determinization (deeper in the tree: a card dealt or passed to it there)
 it is another node, so a node never mixes two cards (keying the seat's
-own moves by card alone played weaker: docs/skill.md, "Own moves by hand
-position"). The decision
+own moves by card alone played weaker: the benchmark journal,
+bench/journal/). The decision
 is the root child visited most often, visit ties going to the higher mean
 value, then to the lower key (the lower action id); the action returned
 is the live state's action with that id and card.

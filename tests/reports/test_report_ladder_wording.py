@@ -134,7 +134,7 @@ def test_a_real_change_is_named_in_its_direction(edge0, edge1, kind, direction):
 
 
 def test_the_paired_test_has_its_normal_power_where_the_overlap_rule_has_little():
-    # 500 deals x 4 players per level, the first seat's edge 3 points higher at the top (docs/skill.md)
+    # 500 deals x 4 players per level, the first seat's edge 3 points higher at the top (bench/journal/)
     rng = np.random.default_rng(14)
     lo0, hi0, lo1, hi1, clo, chi = ladder_ends(rng, 4, 2000, 0.0, 3.0, reps=4000)
     p0, p1, shared = 0.25, 0.28, 0.5 ** 2 / 12  # the deals' luck is shared: covariance luck^2 var(u)

@@ -7,7 +7,7 @@ every ``every``-th decision records the features of every seat from its own
 observation (``engine.observe`` then ``features``). The target of each row is
 that seat's win share of the finished game (1/k for each of k tied leaders).
 Games cut off by a safety cap are dropped. The test of the features and the
-fits in ``docs/skill.md`` ("Features") use it.
+fits in the benchmark journal ("Features") use it.
 """
 
 import numpy as np

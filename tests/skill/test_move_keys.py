@@ -188,7 +188,7 @@ def test_every_node_of_a_real_tree_is_one_observed_move(name):
     seat's own nodes included, made the same observed move there (an own move is keyed by its action id *and* its
     card, so an id naming another card deeper in the tree, such as a card passed or dealt in that determinization,
     is another node). Only Fool!'s trees reach the seat's own later moves in these states (Forks's and Fair
-    Enough's stay about two plies deep, docs/skill.md "The shallow keyed tree")."""
+    Enough's stay about two plies deep, the benchmark journal, "The shallow keyed tree")."""
     t = KeyTable(name, iterations=200)   # the game's default horizon
     own_below_root, checked = 0, 0
     for state in states(t)[:3]:

@@ -1,4 +1,4 @@
-"""The search player's defaults per game (docs/skill.md, "How strong it is"), ``mcts@N`` over them, and the
+"""The search player's defaults per game (the benchmark journal, bench/journal/), ``mcts@N`` over them, and the
 validation of its parameter vector, the horizon in particular.
 
 Fool! defaults to 64 iterations with rollouts stopped at the end of the deal
