@@ -49,22 +49,6 @@ SUMMARY = ("the search guided by the learned model (PUCT): learned leaf evaluati
            "temperature]; expert@N = N iterations")
 
 
-def split_name(name):
-    """``("expert", N)`` for ``"expert@N"``, ``("expert", None)`` for ``"expert"``; ``(name, None)`` for any other.
-
-    Raises ``ValueError`` with a plain message when the budget is not a whole number in range.
-    """
-    base, at, budget = name.partition("@")
-    if base != NAME:
-        return name, None
-    if not at:
-        return base, None
-    if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
-        raise ValueError(f"{name!r}: the budget after '@' must be a whole number of iterations from 1 to "
-                         f"{MAX_ITERATIONS}")
-    return base, int(budget)
-
-
 def default_vector(defaults, learned_sid, model):
     """The default ``expert`` vector: ``defaults`` (iterations, exploration, temperature), the rollout
     ``learned_sid`` and ``model``."""

@@ -180,9 +180,7 @@ class StrategySet:
         """``(base name, budget or None, forbid mask)`` of a strategy name."""
         head, *restrictions = name.split(":")
         try:
-            base, budget = search.split_name(head)
-            if base != search.NAME:
-                base, budget = expert.split_name(head)
+            base, budget = search.split_name(head, (search.NAME, expert.NAME))
         except ValueError as exc:
             raise StrategyError(f"strategy {exc}") from None
         if base not in (search.NAME, expert.NAME):

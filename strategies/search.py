@@ -49,14 +49,15 @@ SUMMARY = ("information-set Monte Carlo tree search (SO-ISMCTS, Cowling et al. 2
            "params...]; mcts@N = N iterations")
 
 
-def split_name(name):
-    """``("mcts", N)`` for ``"mcts@N"``; ``(name, None)`` for any other name.
+def split_name(name, players=(NAME,)):
+    """``(player, N)`` for ``"player@N"`` with ``player`` one of the search players ``players`` (``mcts``, and
+    ``expert`` for the registry); ``(name, None)`` for any other name.
 
     Raises ``ValueError`` with a plain message when the budget is not a whole
     number in range.
     """
     base, at, budget = name.partition("@")
-    if not at or base != NAME:
+    if not at or base not in players:
         return name, None
     if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
         raise ValueError(f"{name!r}: the budget after '@' must be a whole number of iterations from 1 to "
