@@ -40,10 +40,10 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from analyses import planning, strength
 from analyses.frames import as_lazy
+from analyses.ladder import paired_change
 from analyses.moments import seat_moments
 from analyses.runs import open_run
 from analyses.verdict import points, seat_verdict
@@ -212,9 +212,8 @@ def first_seat_wins(seats):
 def paired_difference(before, after, confidence=0.95):
     """``(difference, lo, hi)`` in points of ``after - before``, the first seat's wins in the same games
     (``(..., games)`` numpy arrays), with a t interval over games."""
-    d = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
-    ci = stats.ttest_1samp(d, 0.0, axis=-1).confidence_interval(confidence)
-    return 100 * d.mean(axis=-1), 100 * ci.low, 100 * ci.high
+    mean, lo, hi = paired_change(np.asarray(after, dtype=float) - np.asarray(before, dtype=float), confidence)
+    return 100 * mean, 100 * lo, 100 * hi
 
 
 def ladder(path, manifest=None, matches=None):
