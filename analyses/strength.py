@@ -17,9 +17,16 @@ not between far ones; a step of a stronger model down the list is negative
 and its strength then lies below its neighbour's.
 
 Every strength, and every difference of two strengths, is a mean over deals
-of per-deal sums of steps: the deal is the unit (its rotations, and the
-matches that share it, are not independent), and the 95% interval is a
-t interval over deals (``analyses.ladder.paired_change``).
+of per-deal sums of steps, and each sum is bounded: a step lies between
+``-100/players`` (the upper model never wins) and ``100/upper_seats -
+100/players`` (it wins every game). The 95% interval is the one the seat
+shares get (``analyses.intervals``), on the sum rescaled to a share of the
+games the deal played across those matches: Clopper-Pearson at the effective
+number of games (Kish's design effect, the deal as the cluster, so that its
+rotations and the matches that share it are not counted as independent). It
+keeps its width at the bounds: a model that wins every game of every deal
+gets an interval reaching below the ceiling, where a t interval over
+identical deals would have none.
 
 ``match_lineup`` builds a match's seats, ``steps_per_deal`` reads a match's
 rows, ``Ladder`` holds the per-deal strengths with ``table`` and
@@ -32,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from analyses.frames import as_lazy
-from analyses.ladder import paired_change
+from analyses.intervals import effective_units, exact
 from analyses.moments import finished_filter
 
 
@@ -48,6 +55,30 @@ def match_lineup(lower, upper, players):
     return [upper] * held + [lower] * (players - held)
 
 
+def step_bounds(players):
+    """``(low, high)``: the least and the most a match's step can be, in points (the upper model wins no game,
+    or every game)."""
+    return -100 / players, 100 / upper_seats(players) - 100 / players
+
+
+def bounded_interval(per_deal, low, high, games, confidence=0.95):
+    """``(mean, lo, hi)`` of per-deal values each within ``[low, high]`` (deals on the last axis; works on
+    batches), each deal made of ``games`` games: the values rescaled to a share of those games, Clopper-Pearson
+    at their effective number (``analyses.intervals.effective_units``, the deal as the cluster), scaled back.
+    The interval stays within the bounds and keeps a positive width when every deal agrees, even at a bound;
+    nan with fewer than two deals."""
+    values = np.asarray(per_deal, dtype=float)
+    deals = values.shape[-1]
+    if deals < 2:
+        nan = np.full(values.shape[:-1], np.nan)
+        return nan, nan, nan
+    share = np.clip((values - low) / (high - low), 0.0, 1.0)
+    mean = share.mean(axis=-1)
+    worth = effective_units(mean[..., None], share.var(axis=-1)[..., None], deals, deals * games)
+    lo, hi = exact(mean * worth, worth, confidence)
+    return tuple(low + (high - low) * a for a in (mean, lo, hi))
+
+
 def steps_per_deal(seats, upper, players):
     """``(deals, step)``: the deal numbers of a match's rows and the upper model's edge per seat in each
     (points: its wins averaged over its seats and the deal's rotations, minus ``100/players``), numpy
@@ -61,35 +92,45 @@ def steps_per_deal(seats, upper, players):
 
 @dataclass(frozen=True)
 class Ladder:
-    """The models, weakest first as listed, and each model's strength in every deal (``models x deals``,
-    points; the first model's row is 0). ``steps`` are the matches' steps per deal (``models - 1 x
-    deals``); batches of ladders put leading axes before the last two."""
+    """The models, weakest first as listed, each model's strength in every deal (``models x deals``, points;
+    the first model's row is 0), and the player count of the matches (which bounds their steps); batches of
+    ladders put leading axes before the last two."""
 
     models: tuple
     per_deal: np.ndarray
+    players: int
 
     @classmethod
-    def of_steps(cls, models, steps):
-        """The ladder of neighbour steps (``(..., models - 1, deals)``, points): strengths are their running
-        sums, the first model's 0."""
+    def of_steps(cls, models, steps, players):
+        """The ladder of neighbour steps (``(..., models - 1, deals)``, points, matches of ``players``
+        players): strengths are their running sums, the first model's 0."""
         steps = np.asarray(steps, dtype=float)
         zero = np.zeros(steps.shape[:-2] + (1, steps.shape[-1]))
-        return cls(tuple(models), np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2))
+        return cls(tuple(models), np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2), players)
+
+    def _between(self, i, j, confidence):
+        """``(value, lo, hi)`` of model ``i``'s strength minus model ``j``'s (indices): the sum of the
+        ``|i - j|`` steps between them, with its interval (``bounded_interval``); exactly 0 when ``i == j``."""
+        if i == j:
+            zero = np.zeros(self.per_deal.shape[:-2])
+            return zero, zero.copy(), zero.copy()
+        steps = abs(i - j)
+        low, high = (steps * b for b in step_bounds(self.players))
+        sign = 1 if i > j else -1
+        value, lo, hi = bounded_interval(sign * (self.per_deal[..., i, :] - self.per_deal[..., j, :]), low, high,
+                                         steps * self.players, confidence)
+        return (value, lo, hi) if sign > 0 else (-value, -hi, -lo)
 
     def strength(self, confidence=0.95):
         """``(value, lo, hi)`` arrays over the models: each strength in points per seat with its interval
         (the reference's is exactly 0)."""
-        value, lo, hi = paired_change(self.per_deal, confidence)
-        first = (..., 0)
-        for a in (value, lo, hi):
-            a[first] = 0.0
-        return value, lo, hi
+        parts = [self._between(k, 0, confidence) for k in range(len(self.models))]
+        return tuple(np.stack([p[n] for p in parts], axis=-1) for n in range(3))
 
     def difference(self, a, b, confidence=0.95):
         """``(difference, lo, hi)``: model ``a``'s strength minus model ``b``'s (names), points per seat, with
         its interval over deals."""
-        i, j = self.models.index(a), self.models.index(b)
-        return paired_change(self.per_deal[..., i, :] - self.per_deal[..., j, :], confidence)
+        return self._between(self.models.index(a), self.models.index(b), confidence)
 
     def ranked(self):
         """The models strongest first (by their point strength)."""
@@ -108,9 +149,9 @@ def ladder_of_matches(models, matches, players):
     against model ``k + 1``, as ``match_lineup`` seats them), on the deals every match played."""
     read = [steps_per_deal(seats, models[k + 1], players) for k, seats in enumerate(matches)]
     if not read:
-        return Ladder(tuple(models), np.zeros((1, 0)))
+        return Ladder(tuple(models), np.zeros((1, 0)), players)
     common = read[0][0]
     for deals, _ in read[1:]:
         common = np.intersect1d(common, deals, assume_unique=True)
     steps = [step[np.isin(deals, common)] for deals, step in read]
-    return Ladder.of_steps(models, np.stack(steps))
+    return Ladder.of_steps(models, np.stack(steps), players)

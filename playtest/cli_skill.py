@@ -248,7 +248,8 @@ class _SkillProgress:
 
 def ladder_table(edges, margin):
     """The ladder as a rich ``Table`` at the terminal's width: model, strength, first-seat edge with the
-    interval its verdict uses, verdict and games; long cells wrap within their column."""
+    interval its verdict uses (each figure above its interval), verdict and games; long cells wrap within
+    their column."""
     from rich import box
     from rich.table import Table
 
@@ -260,8 +261,8 @@ def ladder_table(edges, margin):
                          ("games", "right")):
         t.add_column(col, justify=justify, overflow="fold")
     for r in edges.iter_rows(named=True):
-        t.add_row(r["model"], by_model_report.strength_text(r), by_model_report.edge_text(r), r["verdict"],
-                  by_model_report.games_text(r))
+        t.add_row(r["model"], by_model_report.strength_text(r, "\n"), by_model_report.edge_text(r, "\n"),
+                  r["verdict"], by_model_report.games_text(r))
     return t
 
 

@@ -34,17 +34,19 @@ EDGE_POINTS = {"first_seat_edge": "first_seat_edge_points", "low": "first_seat_e
                "strength_low": "strength_points_low", "strength_high": "strength_points_high"}
 
 
-def edge_text(row):
-    """``"+1.84 (+0.91 to +2.77)"``: a row's first-seat edge and the interval its verdict uses, in points."""
-    return f"{row['first_seat_edge']:+.2f} ({row['low']:+.2f} to {row['high']:+.2f})"
+def edge_text(row, sep=" "):
+    """``"+1.84 (+0.91 to +2.77)"``: a row's first-seat edge and the interval its verdict uses, in points
+    (``sep`` between the figure and its interval: a newline for a narrow table cell)."""
+    return f"{row['first_seat_edge']:+.2f}{sep}({row['low']:+.2f} to {row['high']:+.2f})"
 
 
-def strength_text(row):
-    """``"+7.31 ± 2.28"``: a row's strength in points per seat with its 95% interval (a t interval, so
-    symmetric); ``"0 (ref.)"`` for the reference model."""
+def strength_text(row, sep=" "):
+    """``"+24.92 (+24.61 to +25.00)"``: a row's strength in points per seat with its 95% interval (not
+    symmetric: it stays within what the matches can reach; ``sep`` as in ``edge_text``); ``"0 (ref.)"`` for
+    the reference model."""
     if row["strength"] == 0 and row["strength_low"] == row["strength_high"] == 0:
         return "0 (ref.)"
-    return f"{row['strength']:+.2f} ± {(row['strength_high'] - row['strength_low']) / 2:.2f}"
+    return f"{row['strength']:+.2f}{sep}({row['strength_low']:+.2f} to {row['strength_high']:+.2f})"
 
 
 def games_text(row):
@@ -57,7 +59,8 @@ def table_notes(manifest, edges, margin):
     reference = edges["model"][0]
     players = manifest["players"]
     lines = [f"strength: points of win share per seat above `{reference}`, each model against the one below it "
-             f"on {manifest['deals']:,} deals, seats rotated (95% intervals over deals). first-seat edge: win share "
+             f"on {manifest['deals']:,} deals, seats rotated (95% exact intervals, the deal as the unit, within what the "
+             f"matches can reach). first-seat edge: win share "
              f"minus the fair {pct(1 / players)}, with the simultaneous 95% interval (over the seats) that its verdict "
              f"at ±{points(margin)} uses. time (wall, compiling included): "
              + ", ".join(f"{r['model']} {duration(r['seconds'])}" for r in edges.iter_rows(named=True)) + "."]

@@ -159,11 +159,22 @@ def test_the_report_the_markdown_and_the_table_name_every_model(tiny):
     assert result.exit_code == 0, result.output
 
 
+def test_the_sentence_the_markdown_and_the_report_carry_the_strength_interval_of_the_json(tiny):
+    out, found = tiny
+    s = found["models"][1]["strength"]          # greedy over random: its strength is the difference too
+    assert f"by {s['value']:.2f} points per seat, {s['lo']:+.2f} to {s['hi']:+.2f})" in found["answer"]["sentence"]
+    shown = f"{s['value']:+.2f} ({s['lo']:+.2f} to {s['hi']:+.2f})"
+    assert shown in (out / "by_model.md").read_text()
+    assert shown in (out / "report.html").read_text()
+
+
 def test_the_terminal_opens_with_the_answer_fits_80_columns_and_reports_progress(tiny, tmp_path):
     out = tmp_path / "forks"
     result = CliRunner().invoke(cli, TINY + ["--out", str(out), "--no-report"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
+    s = tiny[1]["models"][1]["strength"]        # the same study: the table shows the json's interval
+    assert f"({s['lo']:+.2f} to {s['hi']:+.2f})" in result.stdout and f"{s['value']:+.2f}" in result.stdout
     assert lines[-1].startswith(f"runs in {out}")  # the folder's path is as long as the user made it
     assert max(map(len, lines[:-1])) <= 80
     assert " ".join(lines[1:4]).startswith("With the strongest player measured, `greedy`")
