@@ -21,7 +21,7 @@ import playtest
 from playtest import api, compile_notice, options, terminal
 from playtest.cli_common import LONG_PARAMS, interrupted, run_arguments
 from playtest.cli_types import HelpGroup, local_workers_type, until_ci_type
-from playtest.bench import PARTS as BENCH_PARTS
+from studies.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from simulator.core.setup import SetupError, did_you_mean

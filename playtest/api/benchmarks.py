@@ -8,7 +8,7 @@ from simulator.core.batch import RunError
 
 def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     """Measure games/s of the engines, numba against the reference engines, start-up, output and search
-    (``playtest bench``, ``make bench``; ``playtest.bench``).
+    (``playtest bench``, ``make bench``; ``studies.bench``).
 
     Parameters
     ----------
@@ -19,10 +19,10 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         times as many (None: 10M for Forks, 2M otherwise).
     parts : list of str, optional
         What to measure besides the kernel's games/s on 1 thread and on all (always measured): any of
-        ``playtest.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
+        ``studies.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
         ``start`` (cold and warm start of ``playtest simulate`` in a new process, cold with an empty numba
         cache: it compiles everything), ``first-answer`` (issue 42's commands, each cold in an empty cache,
-        then warm, with its play time alone; ``playtest.bench.first_answer_commands``), ``end-to-end`` (play and
+        then warm, with its play time alone; ``studies.bench.processes.first_answer_commands``), ``end-to-end`` (play and
         write), ``encodings`` (chunk files),
         ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
         ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its
@@ -58,7 +58,7 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     >>> r.info["markdown"].startswith("# playtest benchmark")
     True
     """
-    from playtest import bench as benchmarks
+    from studies import bench as benchmarks
 
     names = list(game_registry.names() if names is None else names)
     for name in names:

@@ -137,7 +137,7 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
     if until_ci is not None:
         stop = _until_ci_stop(until_ci, out if resume and out is not None else None)
     if backend == "dask":
-        from playtest.dask_backend import DaskChunks
+        from studies.dask_backend import DaskChunks
 
         source = DaskChunks(scheduler=scheduler, workers=workers, threads=threads)
     else:

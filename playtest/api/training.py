@@ -154,7 +154,7 @@ def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=No
     >>> r.to_polars().select("game", "deals", "gain", "low", "high").rows(), r.verdict
     ([('forks', 2, 0.0, 0.0, 0.0)], {'forks': 'no difference'})
     """
-    from playtest.bench_baseline import export_commit
+    from studies.bench.baseline import export_commit
     from studies.search_gain import SEARCH_BASELINE, measure
 
     games = [games] if isinstance(games, str) else list(games)

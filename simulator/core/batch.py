@@ -8,7 +8,7 @@ checksum, so an interrupted run can be resumed, re-playing whatever is
 missing or damaged, and ends row for row identical to an uninterrupted one.
 
 How a chunk's rows are computed is up to a chunk source: ``LocalChunks``
-plays them here, in order; ``playtest.dask_backend.DaskChunks`` on Dask
+plays them here, in order; ``studies.dask_backend.DaskChunks`` on Dask
 workers, in any order. ``run_batch`` alone owns the directory, the manifest
 and resuming.
 """
@@ -264,7 +264,7 @@ class LocalChunks:
     (compile or load the kernels and play game 0, before anything is
     written; returns the manifest fields describing where the run is played)
     and ``frames(spec, chunks)`` (yield ``(chunk, frame)`` for the given chunk
-    numbers, in any order). ``playtest.dask_backend.DaskChunks`` is the other
+    numbers, in any order). ``studies.dask_backend.DaskChunks`` is the other
     source.
 
     The kernels run on a worker thread (``simulator.core.worker``): chunk
@@ -404,7 +404,7 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     Parameters
     ----------
     spec : RunSpec
-    source : LocalChunks or another chunk source (e.g. ``playtest.dask_backend.DaskChunks``)
+    source : LocalChunks or another chunk source (e.g. ``studies.dask_backend.DaskChunks``)
         Computes the chunks' frames; this function owns the directory, the
         manifest and resuming.
     out : path or None

@@ -20,15 +20,24 @@ import json
 import logging
 import tempfile
 import threading
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numba
 import numpy as np
 
-import playtest
 from simulator import games as game_registry
 from simulator.core.batch import RunError, RunSpec, chunk_bounds, play_chunk_checked
 from strategies.games import strategy_set
+
+def installed_version():
+    """The installed playtest's version (``0+unknown`` in a source tree that is not installed), as
+    ``playtest.__version__``: a client and its workers must run the same."""
+    try:
+        return version("playtest")
+    except PackageNotFoundError:
+        return "0+unknown"
+
 
 # run key -> (spec, kernels, user strategy names); one entry per run a worker process has played
 _RUNS = {}
@@ -39,7 +48,7 @@ _KERNEL_LOCK = threading.Lock()
 def describe(spec):
     """The picklable description of a run that a worker needs to play its chunks."""
     return {
-        "version": playtest.__version__, "engine_version": spec.game.engine_version,
+        "version": installed_version(), "engine_version": spec.game.engine_version,
         "game": spec.game.name, "players": spec.config.players, "variant": spec.config.variant,
         "setup": spec.config.setup, "strategies": list(spec.strategies), "params": spec.params.tolist(),
         "strategy_files": [(Path(f).name, Path(f).read_text()) for f in spec.strategy_files],
@@ -57,8 +66,8 @@ def prepared(job):
     """``(spec, kernels, user strategy names)`` of a run in this process, built on first use."""
     key = run_key(job)
     if key not in _RUNS:
-        if job["version"] != playtest.__version__:
-            raise RunError(f"a Dask worker runs playtest {playtest.__version__}, the client "
+        if job["version"] != installed_version():
+            raise RunError(f"a Dask worker runs playtest {installed_version()}, the client "
                            f"{job['version']}: install the same version everywhere")
         g = game_registry.get(job["game"])
         if job["engine_version"] != g.engine_version:
