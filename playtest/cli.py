@@ -19,7 +19,7 @@ import click
 
 import playtest
 from playtest import api, compile_notice, options, terminal
-from playtest.cli_common import LONG_PARAMS, interrupted, run_arguments
+from playtest.cli_common import LONG_PARAMS, interrupted, run_record
 from playtest.cli_types import HelpGroup, local_workers_type, until_ci_type
 from studies.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
@@ -159,15 +159,15 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
 
     if resume and (force or out is None):
         raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
-    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    record = run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats,
+                        games=games, chunk_size=chunk_size, threads=threads)
     until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as progress:
         try:
-            run = api.simulate(game, games=games, out=out or Path(scratch) / "run", chunk_size=chunk_size,
-                               threads=threads, force=force, resume=resume, until_ci=until_ci, backend=backend,
-                               scheduler=scheduler, workers=workers, on_start=progress.start,
-                               on_progress=progress.advance, **args)
+            run = api.simulate(record, out=out or Path(scratch) / "run", force=force, resume=resume, until_ci=until_ci,
+                               backend=backend, scheduler=scheduler, workers=workers, on_start=progress.start,
+                               on_progress=progress.advance)
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
@@ -274,8 +274,8 @@ def replay(ctx, target, players, seed, strategies, strategy_files, params, varia
     wins over a directory of the same name).
     """
     if target in game_registry.names():
-        args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-        lines = api.replay(target, game_index=game_index, rotation=rotation, **args)
+        record = run_record(target, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+        lines = api.replay(record, game_index=game_index, rotation=rotation)
     elif Path(target).is_dir():
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTION_NAMES
                  and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]

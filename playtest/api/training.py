@@ -6,7 +6,8 @@ import polars as pl
 import numba
 
 from playtest.api.results import Result
-from playtest.api.run import check_threads, simulate
+from playtest.api.run import simulate
+from simulator.core.run_options import check_threads
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from simulator.core.setup import read_toml
