@@ -21,7 +21,6 @@ import playtest
 from playtest import api, compile_notice, options, terminal
 from playtest.cli_common import LONG_PARAMS, interrupted, run_record
 from playtest.cli_types import HelpGroup, local_workers_type, until_ci_type
-from studies.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from simulator.core.setup import SetupError, did_you_mean
@@ -44,7 +43,7 @@ class PlaytestGroup(HelpGroup):
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
             "search-gain": "playtest.cli_skill:search_gain", "skill": "playtest.cli_skill:skill",
-            "train": "playtest.cli_train:train", "warm": "playtest.cli_warm:warm"}
+            "train": "playtest.cli_train:train", "warm": "playtest.cli_warm:warm", "bench": "playtest.cli_bench:bench"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -196,7 +195,7 @@ def seat_table(title, table, edges):
     """The seat table as a rich ``Table`` that fits an 80-column terminal.
 
     Headers take two lines and only lines under the header separate the
-    columns (four seats of Forks take 70 columns); a long strategy name, or
+    columns (four seats take 70); a long strategy name, or
     an edge whose interval is not symmetric ("-25.00 (-25.00 to +21.97)"),
     wraps at a space within its column, so no figure is cut.
     """
@@ -340,18 +339,6 @@ def list_strategies(game, strategy_files):
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
     click.echo(terminal.toml(api.setup(game)), nl=False)
-
-
-@cli.command()
-@options.game(many=True, required=False)
-@options.games(None, per="measurement", default_text="sized per game")
-@click.option("--part", "parts", multiple=True, type=click.Choice(BENCH_PARTS),
-              help="Only this part besides the kernel's games/s (repeat for several) [default: all].")
-@options.out("the table (Markdown)", kind="file", default="bench/results.md")
-def bench(game, games, parts, out):
-    """Measure games/s of each GAME's engine (default: every game; numba and reference), its cold and warm
-    start, and write a table."""
-    api.bench(names=list(game) or None, games=games, parts=list(parts) or None, out=out, on_line=terminal.echo)
 
 
 def _raise_interrupt(signum, frame):

@@ -1,7 +1,7 @@
 """``bench``: the speed of every game's engine."""
 
 from playtest.api.results import Result
-from playtest.api.run import prepare, simulate
+from playtest.api.run import simulate
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 
@@ -16,7 +16,7 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         The games to measure (None: every registered game).
     games : int, optional
         Games per kernel measurement (None: each game's ``bench_games``); the end-to-end runs play ten
-        times as many (None: 10M for Forks, 2M otherwise).
+        times as many (None: each game's ``bench_end_to_end_games``).
     parts : list of str, optional
         What to measure besides the kernel's games/s on 1 thread and on all (always measured): any of
         ``studies.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
@@ -70,6 +70,6 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
                        f"{', '.join(benchmarks.PARTS)})")
     if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
         raise RunError(f"games must be a whole number of at least 1, got {games!r}")
-    found = benchmarks.run_benchmarks(prepare, simulate, names=names, games=games, parts=parts, out=out,
+    found = benchmarks.run_benchmarks(simulate, names=names, games=games, parts=parts, out=out,
                                       echo=on_line or (lambda line: None))
     return Result(found.frame(), info={**found.tables(), "markdown": found.markdown, "out": out})

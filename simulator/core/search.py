@@ -34,13 +34,13 @@ information set. Each iteration
    shared win, as in the results), with a horizon its rank share.
 
 The evaluation points (only in a game whose engine declares them in
-``EVALUATION_POINT``; Fool!: the end of a deal, Forks: the end of a round)
+``EVALUATION_POINT``, e.g. the end of a deal or of a round)
 are where an iteration may stop: the engine's ``horizon_mark``
 grows by one each time play passes one, and once it has grown by
 ``horizon`` from its value in the searched state the iteration neither
 descends the tree nor rolls out further. The standing there is the one
-``result`` writes at that point (in Fool!, the game totals after the deal;
-in Forks, the final scoring applied to the state as it stands), or at the
+``result`` writes at that point (e.g. the game totals after the deal, or
+the final scoring applied to the state as it stands), or at the
 end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
@@ -62,7 +62,7 @@ cards). The searching seat's *own* moves are keyed by their action id and
 their card together (``MAX_KEYS + action``, with the ``move_key`` stored
 beside it in the node): the seat sees its own hand, so its action id names
 one card in every determinization of its information, and two copies of
-one card in its hand (Fool!'s wilds) are two moves, as in the tree of
+one card in its hand (two wilds, say) are two moves, as in the tree of
 action ids; where an id of the seat names another card in another
 determinization (deeper in the tree: a card dealt or passed to it there)
 it is another node, so a node never mixes two cards (keying the seat's

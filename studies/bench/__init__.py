@@ -10,8 +10,8 @@ For each game at its benchmark configuration (``random`` in every seat):
   cold (empty numba cache) and warm (cache filled by the cold run), and that
   process's peak resident memory;
 * end to end: games/s of the chunk loop of ``playtest simulate GAME --games
-  N --out DIR`` (play and write, after start-up; ``N`` = 10M for Forks, 2M
-  otherwise) in three rounds, each round's ratio to the kernel alone playing
+  N --out DIR`` (play and write, after start-up; ``N`` the game's
+  ``bench_end_to_end_games``) in three rounds, each round's ratio to the kernel alone playing
   the same games (``run_play_rate``: the run's seed, chunks and kernel calls,
   without rows or files) measured just before and just after it (a shared
   machine's load changes within minutes), the median and the range, and the
@@ -33,8 +33,8 @@ For each game at its benchmark configuration (``random`` in every seat):
 The table is printed and written to ``bench/results.md`` with the machine.
 
 ``playtest.api.bench`` is the entry point (``playtest bench`` and ``make
-bench`` call it): it passes in ``prepare`` and ``simulate``, so this layer
-does not import the API that calls it; ``names`` and ``parts`` measure less
+bench`` call it): it passes in ``simulate``, so this layer does not import
+the API that calls it; ``names`` and ``parts`` measure less
 (``PARTS``: the kernel rates are always measured).
 
 The modules: ``tables`` (what is measured, ``Bench``), ``kernel_rates``

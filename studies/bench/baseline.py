@@ -25,6 +25,8 @@ from pathlib import Path
 import numba
 
 from simulator import games as game_registry
+from simulator.core.run_options import RunOptions
+from studies import runs
 from studies.bench.kernel_rates import kernel_rate
 
 BASELINE = "cd7e161"  # the last commit with one hand-written play_game per engine
@@ -94,13 +96,12 @@ def baseline_process():
     return Baseline(folder), None
 
 
-def state_api_rows(prepare, names=None, games=None, echo=print):
+def state_api_rows(names=None, games=None, echo=print):
     """``[(game, threads, before games/s, state API games/s)]`` on 1 thread and on all, alternating old and new,
     for the games ``names`` (None: every game).
 
-    Each figure is the best of two alternations of best-of-3 measurements by ``kernel_rate`` of the run
-    ``prepare(game, players=..., seed=1)`` (``playtest.api.prepare``, passed in: this layer does not import the
-    API). Returns ``[]`` (after saying why) when the baseline cannot be exported.
+    Each figure is the best of two alternations of best-of-3 measurements by ``kernel_rate`` of the game's
+    default table with seed 1. Returns ``[]`` (after saying why) when the baseline cannot be exported.
     """
     baseline, reason = baseline_process()
     if baseline is None:
@@ -110,7 +111,7 @@ def state_api_rows(prepare, names=None, games=None, echo=print):
     try:
         for name in game_registry.names() if names is None else names:
             g = game_registry.get(name)
-            spec, sset = prepare(name, players=g.default_players, seed=1)
+            spec, sset = runs.prepare(RunOptions(name, seed=1, games=1))
             run_chunk, _ = sset.kernels()
             n = games or g.bench_games
             for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):

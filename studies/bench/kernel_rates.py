@@ -8,6 +8,8 @@ import numba
 import numpy as np
 
 from simulator.core import batch, output
+from simulator.core.run_options import RunOptions
+from studies import runs
 from studies.bench.processes import simulate_process
 
 ENCODING_GAMES = 100_000  # one chunk of the default size
@@ -87,7 +89,7 @@ def run_play_rate(spec, run_chunk, threads):
     return spec.games / (time.perf_counter() - t)
 
 
-def end_to_end_rounds(prepare, name, run_chunk, games, threads):
+def end_to_end_rounds(name, run_chunk, games, threads):
     """``END_TO_END_ROUNDS`` rounds of `end_to_end`, each between two `run_play_rate` measurements of
     ``run_chunk`` (the game's kernel for its built-in strategies).
 
@@ -96,9 +98,9 @@ def end_to_end_rounds(prepare, name, run_chunk, games, threads):
     games (the run's default seed, its chunks) measured just before and just after it: on a shared machine
     the load changes within minutes, so each ratio compares single measurements of the same games under the
     same load (a best of several short kernel runs against one long run would count the machine's noise as
-    the writer's cost). ``prepare`` is ``playtest.api.prepare``.
+    the writer's cost).
     """
-    spec, _ = prepare(name, games=games)
+    spec, _ = runs.prepare(RunOptions(name, games=games))
     rates, ratios, peak = [], [], 0.0
     before = run_play_rate(spec, run_chunk, threads)
     for _ in range(END_TO_END_ROUNDS):

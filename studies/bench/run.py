@@ -6,6 +6,8 @@ from pathlib import Path
 import numba
 
 from simulator import games as game_registry
+from simulator.core.run_options import RunOptions
+from studies import runs
 from studies.bench.baseline import state_api_rows
 from studies.bench.processes import first_answer_rows, start_time
 from studies.bench.kernel_rates import (END_TO_END_ROUNDS, ENCODING_GAMES, encoding_rates, end_to_end_rounds, kernel_rate,
@@ -15,21 +17,21 @@ from studies.bench.search_rates import (SEARCH_TABLE_GAMES, SEARCH_TARGET_THREAD
                                         search_target, table_rate)
 from studies.bench.tables import ENCODING, END_TO_END, MAIN, PARTS, SEARCH, STATE_API, Bench
 
-def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, out="bench/results.md", echo=print):
+
+def run_benchmarks(simulate, *, names=None, games=None, parts=PARTS, out="bench/results.md", echo=print):
     """Measure the games ``names`` (None: every game) and return a ``Bench``; write its markdown to ``out``
     (None: not written).
 
-    ``prepare`` and ``simulate`` are ``playtest.api``'s. ``games`` replaces
-    the games per kernel measurement (and, times ten, the games of the
-    end-to-end runs); ``parts`` (of ``PARTS``) says what to measure besides
-    the kernel's games/s.
+    ``simulate`` is ``playtest.api``'s. ``games`` replaces the games per
+    kernel measurement (and, times ten, the games of the end-to-end runs);
+    ``parts`` (of ``PARTS``) says what to measure besides the kernel's games/s.
     """
     found = Bench(load=[load_average()])
     threads = numba.config.NUMBA_NUM_THREADS
     with tempfile.TemporaryDirectory() as cold_cache:
         for name in game_registry.names() if names is None else names:
             g = game_registry.get(name)
-            spec, sset = prepare(name, players=g.default_players, seed=1)
+            spec, sset = runs.prepare(RunOptions(name, seed=1, games=1))
             run_chunk, _ = sset.kernels()
             n = games or g.bench_games
             one = kernel_rate(spec, run_chunk, n, 1)
@@ -46,7 +48,7 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
                  + ("" if cold is None else f", start cold {cold:.1f}s warm {warm:.1f}s"))
             if "end-to-end" in parts:
                 e2e_games = 10 * games if games else g.bench_end_to_end_games
-                e2e, ratio, low, high, e2e_rss = end_to_end_rounds(prepare, name, run_chunk, e2e_games, threads)
+                e2e, ratio, low, high, e2e_rss = end_to_end_rounds(name, run_chunk, e2e_games, threads)
                 found.end_to_end.append(dict(zip(END_TO_END, (name, e2e_games, e2e, ratio, low, high, e2e_rss))))
                 echo(f"{name}: end to end {e2e:,.0f} games/s ({ratio:.2f}x the kernel, {low:.2f}-{high:.2f} over "
                      f"{END_TO_END_ROUNDS} rounds)")
@@ -68,7 +70,7 @@ def run_benchmarks(prepare, simulate, *, names=None, games=None, parts=PARTS, ou
         found.first_answer = first_answer_rows(names, echo)
     if "state-api" in parts:
         found.state_api = [dict(zip(STATE_API, row))
-                           for row in state_api_rows(prepare, names, games, echo)]
+                           for row in state_api_rows(names, games, echo)]
     found.load.append(load_average())
     found.markdown = markdown(found, parts)
     if out is not None:

@@ -14,7 +14,7 @@ from simulator.core.rng import seed_stream
 from simulator.core.state import is_terminal, to_move
 from strategies.games import strategy_set
 
-# games of the all-mcts table: 8 left one of 2 threads idle at the end and read Fool!'s rate 1.4x too low
+# games of the all-mcts table: with 8, one of 2 threads sat idle at the end and the rate read too low
 SEARCH_TABLE_GAMES = 64
 
 
