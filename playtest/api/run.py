@@ -22,8 +22,8 @@ def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), vari
             params=None, strategy_files=(), chunk_size=CHUNK_SIZE, rotate_seats=False):
     """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written.
 
-    ``game`` is a game's name, the keywords building its ``RunOptions``, or
-    a ``RunOptions`` (then no keyword may be given). The size of the run
+    ``game`` is a game's name (the keywords then build its ``RunOptions``)
+    or a ``RunOptions`` (then no keyword may be given). The size of the run
     (games, chunk size, memory, disk) is checked by
     ``simulator.core.batch.check_size``, which needs the output directory.
     """
@@ -92,9 +92,11 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
              scheduler=None, workers=None, on_start=None):
     """Play ``games`` games and return the ``Run``.
 
-    ``game`` is a game's name, whose run the keywords from ``players`` to
-    ``threads`` describe (they build its ``RunOptions``), or a
-    ``RunOptions`` (then those keywords stay at their defaults).
+    ``game`` is a game's name, whose run the keywords ``players``,
+    ``games``, ``seed``, ``strategies``, ``variant``, ``setup``, ``params``,
+    ``strategy_files``, ``chunk_size``, ``threads`` and ``rotate_seats``
+    describe (they build its ``RunOptions``), or a ``RunOptions`` (then
+    those keywords stay at their defaults).
     ``strategies`` is one name for every seat or one per seat in seat order;
     ``setup`` a dict or TOML path merged over the game's table; ``params``
     maps a strategy name to its parameter vector; ``out`` a run directory
