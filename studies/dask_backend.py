@@ -30,6 +30,7 @@ from simulator import games as game_registry
 from simulator.core.batch import RunError, chunk_bounds, play_chunk_checked
 from studies import runs
 
+
 def installed_version():
     """The installed playtest's version (``0+unknown`` in a source tree that is not installed), as
     ``playtest.__version__``: a client and its workers must run the same."""

@@ -15,8 +15,6 @@ from studies.bench.processes import simulate_process
 ENCODING_GAMES = 100_000  # one chunk of the default size
 MIN_SECONDS = 1.0  # time each measurement for at least this long
 END_TO_END_ROUNDS = 3  # end-to-end runs per game, each between two kernel-alone measurements
-
-
 ENCODINGS = {  # candidates for the chunk files, each frame -> bytes; output.encode_chunk is the one chosen
     "polars, zstd 1, no statistics (chosen)": output.encode_chunk,
     "polars, zstd 1, min/max statistics": lambda frame: output.encode_chunk(

@@ -12,12 +12,14 @@ from studies.bench.kernel_rates import END_TO_END_ROUNDS, ENCODING_GAMES
 from studies.bench.search_rates import SEARCH_ITERATIONS, SEARCH_TARGET_THREADS
 from studies.bench.tables import PARTS
 
+
 def load_average():
     """The machine's 1-, 5- and 15-minute load averages, as text."""
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def machine():
+    """The machine: architecture, processor, cores, Python and numba versions, as text."""
     return (f"{platform.machine()} ({cpu_model()}), {os.cpu_count()} cores, Python {platform.python_version()}, "
             f"numba {numba.__version__}")
 
