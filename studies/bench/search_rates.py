@@ -20,8 +20,6 @@ copy_state, determinize = unbound("copy_state", "determinize")
 
 # games of the all-mcts table: with 8, one of 2 threads sat idle at the end and the rate read too low
 SEARCH_TABLE_GAMES = 64
-
-
 SEARCH_ITERATIONS = 1000  # per decision, in the iteration-rate measurement
 SEARCH_TARGET_THREADS = 2
 
