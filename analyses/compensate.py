@@ -1,5 +1,5 @@
 """Seat compensation: the per-seat knob values (``seat_bonus`` points, or a game's own per-seat key such as
-Fauch & Fertig's ``start_coins``) that bring every seat's edge inside the margin, confirmed or refused.
+a ``start_coins`` row) that bring every seat's edge inside the margin, confirmed or refused.
 
 How many games: every evaluation plays ``planned_games(margin, players)``
 games (``analyses.planning.games_for_verdict``: the games after which a game

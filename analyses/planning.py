@@ -12,8 +12,7 @@ second between them) are imported by the two planners that solve for a root,
 not with the module: every ``simulate`` imports this module for its verdict,
 and without them (``analyses.seat_summary`` imports ``analyses.paired``, the
 other user of ``scipy.stats``, only for a rotated run of several strategies)
-a Forks ``simulate`` peaked at 236 against 275 MB for 1,000 games and 309-334
-against 348-356 MB for 10 million.
+a ``simulate`` peaks about 40 MB higher (bench/journal/2026-12-06-house2.md).
 """
 
 import math

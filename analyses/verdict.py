@@ -369,7 +369,7 @@ def player_model(seats):
     if "rotation" in columns:
         seats = seats.filter(pl.col("rotation") == 0)
     # first() of the categorical, cast afterwards: a cast before the aggregation held every row as a string in
-    # memory (simulate's summary of 10M Forks games peaked at 942 MB)
+    # memory (a summary of 10M games held them all: bench/journal/2026-12-06-house2.md)
     table = (seats.group_by("seat").agg(pl.col("strategy").first()).sort("seat")
              .collect(engine="streaming").with_columns(pl.col("strategy").cast(pl.String)))
     by_strategy = {}

@@ -19,9 +19,8 @@ import click
 
 import playtest
 from playtest import api, compile_notice, options, terminal
-from playtest.cli_common import LONG_PARAMS, interrupted, run_arguments
+from playtest.cli_common import LONG_PARAMS, interrupted, run_record
 from playtest.cli_types import HelpGroup, local_workers_type, until_ci_type
-from playtest.bench import PARTS as BENCH_PARTS
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from simulator.core.setup import SetupError, did_you_mean
@@ -44,7 +43,7 @@ class PlaytestGroup(HelpGroup):
             "unfair": "playtest.cli_unfair:unfair", "tune": "playtest.cli_skill:tune",
             "ladder": "playtest.cli_skill:ladder", "restrict": "playtest.cli_skill:restrict",
             "search-gain": "playtest.cli_skill:search_gain", "skill": "playtest.cli_skill:skill",
-            "train": "playtest.cli_train:train", "warm": "playtest.cli_warm:warm"}
+            "train": "playtest.cli_train:train", "warm": "playtest.cli_warm:warm", "bench": "playtest.cli_bench:bench"}
 
     def list_commands(self, ctx):
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -159,15 +158,15 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
 
     if resume and (force or out is None):
         raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
-    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+    record = run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats,
+                        games=games, chunk_size=chunk_size, threads=threads)
     until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as progress:
         try:
-            run = api.simulate(game, games=games, out=out or Path(scratch) / "run", chunk_size=chunk_size,
-                               threads=threads, force=force, resume=resume, until_ci=until_ci, backend=backend,
-                               scheduler=scheduler, workers=workers, on_start=progress.start,
-                               on_progress=progress.advance, **args)
+            run = api.simulate(record, out=out or Path(scratch) / "run", force=force, resume=resume, until_ci=until_ci,
+                               backend=backend, scheduler=scheduler, workers=workers, on_start=progress.start,
+                               on_progress=progress.advance)
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished chunks are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
@@ -196,7 +195,7 @@ def seat_table(title, table, edges):
     """The seat table as a rich ``Table`` that fits an 80-column terminal.
 
     Headers take two lines and only lines under the header separate the
-    columns (four seats of Forks take 70 columns); a long strategy name, or
+    columns (four seats take 70); a long strategy name, or
     an edge whose interval is not symmetric ("-25.00 (-25.00 to +21.97)"),
     wraps at a space within its column, so no figure is cut.
     """
@@ -274,8 +273,8 @@ def replay(ctx, target, players, seed, strategies, strategy_files, params, varia
     wins over a directory of the same name).
     """
     if target in game_registry.names():
-        args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-        lines = api.replay(target, game_index=game_index, rotation=rotation, **args)
+        record = run_record(target, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
+        lines = api.replay(record, game_index=game_index, rotation=rotation)
     elif Path(target).is_dir():
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTION_NAMES
                  and ctx.get_parameter_source(p.name) != click.core.ParameterSource.DEFAULT]
@@ -340,18 +339,6 @@ def list_strategies(game, strategy_files):
 def show_setup(game):
     """Print the default setup table of GAME (copy it, edit it, pass it with --setup)."""
     click.echo(terminal.toml(api.setup(game)), nl=False)
-
-
-@cli.command()
-@options.game(many=True, required=False)
-@options.games(None, per="measurement", default_text="sized per game")
-@click.option("--part", "parts", multiple=True, type=click.Choice(BENCH_PARTS),
-              help="Only this part besides the kernel's games/s (repeat for several) [default: all].")
-@options.out("the table (Markdown)", kind="file", default="bench/results.md")
-def bench(game, games, parts, out):
-    """Measure games/s of each GAME's engine (default: every game; numba and reference), its cold and warm
-    start, and write a table."""
-    api.bench(names=list(game) or None, games=games, parts=list(parts) or None, out=out, on_line=terminal.echo)
 
 
 def _raise_interrupt(signum, frame):

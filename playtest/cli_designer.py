@@ -24,7 +24,8 @@ from playtest.cli_types import FiniteRange, local_workers_type
 from reports.section import compact_toml
 from simulator import games as game_registry
 from simulator.core import rundir
-from simulator.core.batch import MAX_SEED, RunError
+from simulator.core.batch import RunError
+from simulator.core.run_options import MAX_SEED
 from simulator.core.setup import read_toml
 
 

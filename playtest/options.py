@@ -34,7 +34,7 @@ from click.core import ParameterSource
 
 from playtest.cli_types import GameChoice, OutputPath, margin_type
 from simulator import games as game_registry
-from simulator.core.batch import MAX_SEED
+from simulator.core.run_options import MAX_SEED
 
 __all__ = ["SHARED", "FormerSpelling", "SharedArgument", "SharedOption", "renamed", "game", "games", "seed",
            "threads", "margin", "out", "json", "report", "report_format", "resume", "players", "variant", "setup", "param", "strategy_file"]
@@ -144,7 +144,7 @@ def seed(maximum=MAX_SEED):
 
 
 def threads():
-    """``--threads``: threads of the local run (checked against the cores by ``playtest.api``)."""
+    """``--threads``: threads of the local run (checked against the cores by ``RunOptions``)."""
     return _option("--threads", type=int, default=None, help="Threads, from 1 to the number of cores "
                                                              "[default: all cores].")
 

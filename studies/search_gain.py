@@ -6,7 +6,7 @@ Each *arm* is one run of ``playtest simulate GAME --rotate-seats``: ``mcts``
 the same deals for both arms. The baseline arm runs the code of a git commit
 (``SEARCH_BASELINE`` by default: the search before move keys, whose nodes
 were action ids), exported the way ``make bench`` exports its baseline
-(``playtest.bench_baseline.export_commit``: same interpreter and packages,
+(``studies.bench.baseline.export_commit``: same interpreter and packages,
 its own numba cache; one export for all the games of a command);
 ``--baseline here`` runs this tree with another
 vector instead (to try an exploration constant or a rollout policy). The

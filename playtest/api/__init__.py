@@ -32,7 +32,7 @@ True
 """
 
 from playtest.api.results import Run, Result, load_run, verdict
-from playtest.api.run import GAMES, prepare, check, provenance, model_caveats, simulate, check_threads, compare
+from playtest.api.run import GAMES, prepare, check, provenance, model_caveats, simulate, compare
 from playtest.api.replay import trace, traced, replay, narrated, replay_run, scenario
 from playtest.api.studies import tournament, sweep, report, UNFAIR_STUDIES, unfair
 from playtest.api.skilled_play import ladder, restrict, tune, skill, by_model
@@ -41,8 +41,9 @@ from playtest.api.benchmarks import bench
 from playtest.api.designer import (games, strategies, setup, table_counts, survey, knob_row, with_knob, compensate,
                                    card_plan, cards, setup_table)
 from simulator.core.batch import RunError as RunError  # what the functions raise on bad input
+from simulator.core.run_options import RunOptions, check_threads
 
-__all__ = ["GAMES", "Run", "Result", "load_run", "prepare", "check", "provenance", "model_caveats", "simulate",
+__all__ = ["GAMES", "RunOptions", "Run", "Result", "load_run", "prepare", "check", "provenance", "model_caveats", "simulate",
            "check_threads", "verdict", "compare", "trace", "traced", "replay", "narrated", "replay_run", "scenario",
            "tournament", "sweep", "ladder", "restrict", "tune", "report", "train", "UNFAIR_STUDIES", "unfair", "games",
            "strategies", "setup", "table_counts", "survey", "knob_row", "with_knob", "compensate", "card_plan",

@@ -1,14 +1,14 @@
 """``bench``: the speed of every game's engine."""
 
 from playtest.api.results import Result
-from playtest.api.run import prepare, simulate
+from playtest.api.run import simulate
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 
 
 def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     """Measure games/s of the engines, numba against the reference engines, start-up, output and search
-    (``playtest bench``, ``make bench``; ``playtest.bench``).
+    (``playtest bench``, ``make bench``; ``studies.bench``).
 
     Parameters
     ----------
@@ -16,13 +16,13 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         The games to measure (None: every registered game).
     games : int, optional
         Games per kernel measurement (None: each game's ``bench_games``); the end-to-end runs play ten
-        times as many (None: 10M for Forks, 2M otherwise).
+        times as many (None: each game's ``bench_end_to_end_games``).
     parts : list of str, optional
         What to measure besides the kernel's games/s on 1 thread and on all (always measured): any of
-        ``playtest.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
+        ``studies.bench.PARTS`` (None: all of them): ``reference`` (the pure-Python engine, one core),
         ``start`` (cold and warm start of ``playtest simulate`` in a new process, cold with an empty numba
         cache: it compiles everything), ``first-answer`` (issue 42's commands, each cold in an empty cache,
-        then warm, with its play time alone; ``playtest.bench.first_answer_commands``), ``end-to-end`` (play and
+        then warm, with its play time alone; ``studies.bench.processes.first_answer_commands``), ``end-to-end`` (play and
         write), ``encodings`` (chunk files),
         ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
         ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its
@@ -58,7 +58,7 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
     >>> r.info["markdown"].startswith("# playtest benchmark")
     True
     """
-    from playtest import bench as benchmarks
+    from studies import bench as benchmarks
 
     names = list(game_registry.names() if names is None else names)
     for name in names:
@@ -70,6 +70,6 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
                        f"{', '.join(benchmarks.PARTS)})")
     if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
         raise RunError(f"games must be a whole number of at least 1, got {games!r}")
-    found = benchmarks.run_benchmarks(prepare, simulate, names=names, games=games, parts=parts, out=out,
+    found = benchmarks.run_benchmarks(simulate, names=names, games=games, parts=parts, out=out,
                                       echo=on_line or (lambda line: None))
     return Result(found.frame(), info={**found.tables(), "markdown": found.markdown, "out": out})

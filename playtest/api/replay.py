@@ -1,27 +1,32 @@
 """One game of a run told move by move (``trace``, ``replay``, ``replay_run``), and scenario files."""
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
 from playtest.api.results import load_run
-from playtest.api.run import prepare
+from playtest.api.run import options_of
 from simulator import games as game_registry
 from simulator.core import output, worker
-from simulator.core.batch import MAX_SEED, RunError, StrategyFailure, blame, chunk_bounds, trace_one
+from simulator.core.batch import RunError, StrategyFailure, blame, chunk_bounds, trace_one
+from simulator.core.run_options import MAX_SEED
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
+from studies import runs
 
 
-def trace(game, *, seed, game_index, rotation=None, **options):
-    """Play game ``game_index`` of the run ``(game, seed, options)`` alone.
+def trace(game, *, game_index, rotation=None, **options):
+    """Play game ``game_index`` of a run alone: ``game`` and ``options`` are ``simulate``'s (a game's name and
+    the run keywords, ``seed`` among them, or a ``RunOptions``); the run's number of games does not matter.
 
     Returns ``(spec, trace, scores, seat_stats, game_stats)``; it is the same
     game as that row of the batch.
     """
     if isinstance(game_index, bool) or not isinstance(game_index, int) or not 0 <= game_index <= MAX_SEED - 1:
         raise RunError(f"the game index must be a whole number from 0 to 2**63-2, got {game_index!r}")
-    spec, sset = prepare(game, seed=seed, games=game_index + 1, **options)
+    run = options_of(trace, game, **options)
+    spec, sset = runs.prepare(dataclasses.replace(run, games=game_index + 1))
     return traced(spec, sset, game_index, rotation)
 
 
@@ -41,7 +46,7 @@ def traced(spec, sset, game_index, rotation):
         blame(spec, trace_game, game_index, 1, [s.name for s in sset.extra], error)
 
 
-def replay(game, *, seed, game_index, rotation=None, **options):
+def replay(game, *, game_index, rotation=None, **options):
     """The lines telling game ``game_index`` of a run move by move (checked by the reference engine).
 
     Examples
@@ -49,7 +54,7 @@ def replay(game, *, seed, game_index, rotation=None, **options):
     >>> api.replay("forks", seed=0, game_index=3, players=2)[0]
     'game 3 of seed 0'
     """
-    return narrated(trace(game, seed=seed, game_index=game_index, rotation=rotation, **options), game_index)
+    return narrated(trace(game, game_index=game_index, rotation=rotation, **options), game_index)
 
 
 def narrated(traced_game, game_index):
@@ -79,7 +84,8 @@ def replay_run(path, *, game_index, rotation=None):
         files, checksums = list(m["strategy_files"]), list(m.get("strategy_checksums", []))
         games, chunk_size = int(m["games"]), int(m["chunk_size"])
         options = dict(players=m["players"], seed=m["seed"], strategies=m["strategies"], variant=m["variant"],
-                       setup=m["setup"], strategy_files=files, rotate_seats=bool(m["rotate_seats"]))
+                       setup=m["setup"], strategy_files=files, rotate_seats=bool(m["rotate_seats"]), games=games,
+                       chunk_size=chunk_size)
         params = np.array(m["strategy_params"], dtype=np.float64)
         game = m["game"]
     except (KeyError, TypeError, ValueError) as exc:
@@ -103,7 +109,7 @@ def replay_run(path, *, game_index, rotation=None):
                            f"replayed; restore the file or play the run again")
     if isinstance(game_index, bool) or not isinstance(game_index, int) or not 0 <= game_index < games:
         raise RunError(f"game {game_index} is not in the run {path}: it has games 0 to {games - 1}")
-    spec, sset = prepare(game, games=games, chunk_size=chunk_size, **options)
+    spec, sset = runs.prepare(options_of(replay_run, game, **options))
     chunk = game_index // chunk_size
     if str(chunk) not in m.get("chunk_files", {}):
         first, count = chunk_bounds(spec, chunk)

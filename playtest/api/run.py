@@ -4,47 +4,47 @@
 
 import contextlib
 import dataclasses
+import inspect
 import subprocess
 from pathlib import Path
 
 import polars as pl
-import numba
-import numpy as np
 
 import playtest
 from playtest.api.results import Run, load_run
-from simulator import games as game_registry
 from simulator.core import output
-from simulator.core.batch import MAX_SEED, LocalChunks, RunError, RunSpec, check_size, run_batch
-from simulator.core.setup import read_toml
-from strategies.games import strategy_set
-
-GAMES = 100_000  # the default number of games of ``simulate``, on the command line and here
+from simulator.core.batch import LocalChunks, RunError, check_size, run_batch
+from simulator.core.run_options import CHUNK_SIZE, GAMES, RunOptions
+from studies import runs
 
 
 def prepare(game, *, players=None, seed=0, games=1, strategies=("random",), variant="standard", setup=None,
-            params=None, strategy_files=(), chunk_size=100_000, rotate_seats=False):
+            params=None, strategy_files=(), chunk_size=CHUNK_SIZE, rotate_seats=False):
     """Validate everything about a run and return ``(spec, strategy_set)``; nothing is played or written.
 
-    The size of the run (games, chunk size, memory, disk) is checked by
+    ``game`` is a game's name (the keywords then build its ``RunOptions``)
+    or a ``RunOptions`` (then no keyword may be given). The size of the run
+    (games, chunk size, memory, disk) is checked by
     ``simulator.core.batch.check_size``, which needs the output directory.
     """
+    return runs.prepare(options_of(prepare, game, players=players, seed=seed, games=games, strategies=strategies,
+                                   variant=variant, setup=setup, params=params, strategy_files=strategy_files,
+                                   chunk_size=chunk_size, rotate_seats=rotate_seats))
+
+
+def options_of(function, game, **keywords):
+    """The ``RunOptions`` that ``function`` (an API function with the run keywords) was called with: ``game``
+    when it is one (then every keyword must be left at ``function``'s default), else those of ``game`` and
+    ``keywords``. Refuses any run while the environment is unusable."""
     if playtest.ENVIRONMENT_PROBLEM:
         raise RunError(playtest.ENVIRONMENT_PROBLEM)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise RunError(f"the seed must be a whole number from 0 to 2**63-1 ({MAX_SEED}), got {seed!r}")
-    g = game_registry.get(game)
-    players = g.default_players if players is None else players
-    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
-    config = g.configure(players, variant, override)
-    sset = strategy_set(game)
-    for f in strategy_files:
-        sset.add_file(f)
-    sids, matrix, names = sset.seats(list(strategies), players, params)
-    files = [Path(f).resolve() for f in strategy_files]
-    spec = RunSpec(g, config, names, sids, matrix, int(seed), games, chunk_size, rotate_seats,
-                   [str(f) for f in files], [output.checksum(f.read_bytes()) for f in files])
-    return spec, sset
+    if not isinstance(game, RunOptions):
+        return RunOptions(game, **keywords)
+    defaults = inspect.signature(function).parameters
+    given = [k for k, v in keywords.items() if k not in defaults or v is not defaults[k].default]
+    if given:
+        raise RunError(f"a RunOptions carries the run's options: give {', '.join(given)} in it, not beside it")
+    return game
 
 
 def check(game, *, out=None, **options):
@@ -87,11 +87,16 @@ def model_caveats(spec, sset):
 
 
 def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",), variant="standard",
-             setup=None, params=None, strategy_files=(), out=None, chunk_size=100_000, threads=None,
+             setup=None, params=None, strategy_files=(), out=None, chunk_size=CHUNK_SIZE, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
              scheduler=None, workers=None, on_start=None):
     """Play ``games`` games and return the ``Run``.
 
+    ``game`` is a game's name, whose run the keywords ``players``,
+    ``games``, ``seed``, ``strategies``, ``variant``, ``setup``, ``params``,
+    ``strategy_files``, ``chunk_size``, ``threads`` and ``rotate_seats``
+    describe (they build its ``RunOptions``), or a ``RunOptions`` (then
+    those keywords stay at their defaults).
     ``strategies`` is one name for every seat or one per seat in seat order;
     ``setup`` a dict or TOML path merged over the game's table; ``params``
     maps a strategy name to its parameter vector; ``out`` a run directory
@@ -126,37 +131,29 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
         raise RunError("--scheduler and --workers need --backend dask")
     if backend == "dask" and until_ci is not None:
         raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
-    check_threads(threads)
-    spec, sset = prepare(game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
+    options = options_of(simulate, game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
-                         rotate_seats=rotate_seats)
+                         rotate_seats=rotate_seats, threads=threads)
+    spec, sset = runs.prepare(options)
     if spec.rotate_seats and len(set(spec.strategies)) == 1:  # every rotation would replay the same games
-        spec = dataclasses.replace(spec, rotate_seats=False)
+        spec.options = dataclasses.replace(options, rotate_seats=False)
     check_size(spec, out)  # before the kernels are compiled
     stop = None
     if until_ci is not None:
         stop = _until_ci_stop(until_ci, out if resume and out is not None else None)
     if backend == "dask":
-        from playtest.dask_backend import DaskChunks
+        from studies.dask_backend import DaskChunks
 
-        source = DaskChunks(scheduler=scheduler, workers=workers, threads=threads)
+        source = DaskChunks(scheduler=scheduler, workers=workers, threads=options.threads)
     else:
         kernels = sset.kernels_for(spec.sids)
-        source = contextlib.nullcontext(LocalChunks(kernels, threads, suspects=[s.name for s in sset.extra]))
+        source = contextlib.nullcontext(LocalChunks(kernels, options.threads, suspects=[s.name for s in sset.extra]))
     with source as chunks:
         manifest, frame = run_batch(spec, chunks, out, force=force, resume=resume,
                                     manifest_extra={"title": spec.game.title, **provenance(), **model_caveats(spec, sset),
                                                     **({"until_ci": until_ci} if until_ci else {})},
                                     on_progress=on_progress, stop=stop, on_start=on_start)
     return Run(Path(out) if out is not None else None, manifest, frame)
-
-
-def check_threads(threads):
-    """Refuse a thread count that is not None (all cores) or a whole number from 1 to the cores numba may use."""
-    cores = numba.config.NUMBA_NUM_THREADS
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or not 1 <= threads <= cores):
-        raise RunError(f"the number of threads must be from 1 to {cores} (the cores numba may use), got {threads!r}")
 
 
 def compare(run_a, run_b, margin=1.0, confidence=0.95):

@@ -6,7 +6,8 @@ import polars as pl
 
 from playtest.api.deprecation import _deprecated
 from playtest.api.results import Result
-from playtest.api.run import check, check_threads, simulate
+from playtest.api.run import check, simulate
+from simulator.core.run_options import check_threads
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from strategies.games import strategy_set

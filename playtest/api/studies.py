@@ -4,7 +4,8 @@ from pathlib import Path
 
 from playtest.api.results import Result
 from playtest.api.run import check, simulate
-from simulator.core.batch import MAX_SEED, RunError
+from simulator.core.batch import RunError
+from simulator.core.run_options import MAX_SEED
 from simulator.core.setup import SetupError, read_toml
 
 

@@ -6,7 +6,8 @@ import polars as pl
 import numba
 
 from playtest.api.results import Result
-from playtest.api.run import check_threads, simulate
+from playtest.api.run import simulate
+from simulator.core.run_options import check_threads
 from simulator import games as game_registry
 from simulator.core.batch import RunError
 from simulator.core.setup import read_toml
@@ -154,7 +155,7 @@ def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=No
     >>> r.to_polars().select("game", "deals", "gain", "low", "high").rows(), r.verdict
     ([('forks', 2, 0.0, 0.0, 0.0)], {'forks': 'no difference'})
     """
-    from playtest.bench_baseline import export_commit
+    from studies.bench.baseline import export_commit
     from studies.search_gain import SEARCH_BASELINE, measure
 
     games = [games] if isinstance(games, str) else list(games)

@@ -8,7 +8,7 @@ checksum, so an interrupted run can be resumed, re-playing whatever is
 missing or damaged, and ends row for row identical to an uninterrupted one.
 
 How a chunk's rows are computed is up to a chunk source: ``LocalChunks``
-plays them here, in order; ``playtest.dask_backend.DaskChunks`` on Dask
+plays them here, in order; ``studies.dask_backend.DaskChunks`` on Dask
 workers, in any order. ``run_batch`` alone owns the directory, the manifest
 and resuming.
 """
@@ -22,33 +22,63 @@ import numba
 import numpy as np
 import polars as pl
 
+from simulator import games as game_registry
 from simulator.core import output, rundir, worker
 from simulator.core.kernels import RAISED
+from simulator.core.run_options import RunOptions
 from simulator.core.rundir import RunError
 
 MAX_CHUNKS = 100_000      # chunks per run: the manifest lists each one with its checksum
 SLICE = 32_768            # games per kernel call: an interrupted worker stops within one slice
 MANIFEST_EVERY = 1.0      # seconds between manifest rewrites while a run goes on
-MAX_SEED = 2 ** 63 - 1
 DISK_BYTES_PER_ROW = 2    # a lower bound: measured 3-4 bytes per (game, seat) row (bench/results.md)
 RAM_SHARE = 0.5           # of the machine's memory that the chunks in flight may use
 
 
 @dataclass
 class RunSpec:
-    """Everything that determines a run's rows (and so goes into the manifest)."""
+    """A run seated: its ``RunOptions`` and the strategies they resolve to, everything that determines its rows
+    (and so goes into the manifest).
 
-    game: object              # simulator.core.game.Game
-    config: object            # simulator.core.game.Config
-    strategies: list          # strategy name per seat
-    sids: np.ndarray          # strategy id per seat
-    params: np.ndarray        # parameter vector per seat
-    seed: int
-    games: int
-    chunk_size: int = 100_000
-    rotate_seats: bool = False
-    strategy_files: list = field(default_factory=list)
-    strategy_checksums: list = field(default_factory=list)  # of each strategy file's source, in order
+    ``strategies``, ``sids`` and ``params`` are the strategy name, id and parameter vector of each seat;
+    ``strategy_checksums`` the checksum of each strategy file's source, in the order of
+    ``options.strategy_files``.
+    """
+
+    options: RunOptions
+    strategies: list
+    sids: np.ndarray
+    params: np.ndarray
+    strategy_checksums: list = field(default_factory=list)
+
+    @property
+    def game(self):
+        """The ``simulator.core.game.Game`` played."""
+        return game_registry.get(self.options.game)
+
+    @property
+    def config(self):
+        return self.options.config
+
+    @property
+    def seed(self):
+        return self.options.seed
+
+    @property
+    def games(self):
+        return self.options.games
+
+    @property
+    def chunk_size(self):
+        return self.options.chunk_size
+
+    @property
+    def rotate_seats(self):
+        return self.options.rotate_seats
+
+    @property
+    def strategy_files(self):
+        return list(self.options.strategy_files)
 
     @property
     def chunks(self):
@@ -117,10 +147,6 @@ def check_size(spec, out):
     within ``RAM_SHARE`` of the machine's memory; and, when writing, at least
     ``DISK_BYTES_PER_ROW`` bytes per seat row free on the target filesystem.
     """
-    if not isinstance(spec.games, int) or spec.games < 1:
-        raise RunError(f"the number of games must be a whole number of at least 1, got {spec.games!r}")
-    if not isinstance(spec.chunk_size, int) or spec.chunk_size < 1:
-        raise RunError(f"the chunk size must be a whole number of at least 1, got {spec.chunk_size!r}")
     if spec.chunks > MAX_CHUNKS:
         raise RunError(f"{spec.games:,} games in chunks of {spec.chunk_size:,} make {spec.chunks:,} chunks; a run "
                        f"holds at most {MAX_CHUNKS:,}: use a larger --chunk-size or play fewer games")
@@ -264,7 +290,7 @@ class LocalChunks:
     (compile or load the kernels and play game 0, before anything is
     written; returns the manifest fields describing where the run is played)
     and ``frames(spec, chunks)`` (yield ``(chunk, frame)`` for the given chunk
-    numbers, in any order). ``playtest.dask_backend.DaskChunks`` is the other
+    numbers, in any order). ``studies.dask_backend.DaskChunks`` is the other
     source.
 
     The kernels run on a worker thread (``simulator.core.worker``): chunk
@@ -404,7 +430,7 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     Parameters
     ----------
     spec : RunSpec
-    source : LocalChunks or another chunk source (e.g. ``playtest.dask_backend.DaskChunks``)
+    source : LocalChunks or another chunk source (e.g. ``studies.dask_backend.DaskChunks``)
         Computes the chunks' frames; this function owns the directory, the
         manifest and resuming.
     out : path or None

@@ -27,9 +27,9 @@ def remove_at(arr, n, k):
 def sort_range(arr, lo, hi):
     """Sort ``arr[lo:hi]`` in place by value (insertion sort, for short ranges). Jit-compiled.
 
-    Fair Enough's ``determinize`` sorts the unrevealed time cards before it
-    shuffles them, so that its draw depends only on which cards are hidden,
-    not on where they lie in the live state (``simulator.core.state``).
+    A ``determinize`` sorts the hidden cards before it shuffles them, so that
+    its draw depends only on which cards are hidden, not on where they lie in
+    the live state (``simulator.core.state``).
     """
     for i in range(lo + 1, hi):
         x = arr[i]

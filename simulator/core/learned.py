@@ -42,8 +42,15 @@ import math
 import numba as nb
 import numpy as np
 
+from simulator.core.bound import unbound
 from simulator.core.rng import reseed_from
 from simulator.core.state import is_terminal, to_move
+
+# the names the templates here are bound with (simulator.core.bound)
+(LOOKAHEAD_PARAMS, LOOKAHEAD_SID, MAX_ACTIONS, N_FEATURES, OBS_SIZE, apply, choose, copy_state, determinize,
+ features, legal_actions, new_state, observe, result) = unbound(
+    "LOOKAHEAD_PARAMS", "LOOKAHEAD_SID", "MAX_ACTIONS", "N_FEATURES", "OBS_SIZE", "apply", "choose", "copy_state",
+    "determinize", "features", "legal_actions", "new_state", "observe", "result")
 
 LINEAR, TANH, RELU = 0, 1, 2
 KINDS = {LINEAR: "linear", TANH: "tanh", RELU: "relu"}
@@ -159,17 +166,17 @@ def new_learned(arrays, params, sids):
     ``LOOKAHEAD_SID`` with ``LOOKAHEAD_PARAMS``, and a third world.
     """
     players = sids.size
-    rsids = np.full(players, LOOKAHEAD_SID, np.int64)  # noqa: F821 (bound)
+    rsids = np.full(players, LOOKAHEAD_SID, np.int64)
     rparams = np.zeros(params.shape, np.float64)
     for p in range(players):
-        for j in range(min(LOOKAHEAD_PARAMS.size, params.shape[1])):  # noqa: F821 (bound)
-            rparams[p, j] = LOOKAHEAD_PARAMS[j]  # noqa: F821 (bound)
-    return (new_state(arrays, params),                    # noqa: F821 (bound)  the determinized world
-            new_state(arrays, params),                    # noqa: F821 (bound)  the world after a tried action
-            np.zeros(OBS_SIZE, np.int64),                 # noqa: F821 (bound)  an observation
-            np.zeros(N_FEATURES, np.float64),             # noqa: F821 (bound)  its features
+        for j in range(min(LOOKAHEAD_PARAMS.size, params.shape[1])):
+            rparams[p, j] = LOOKAHEAD_PARAMS[j]
+    return (new_state(arrays, params),                    # the determinized world
+            new_state(arrays, params),                    # the world after a tried action
+            np.zeros(OBS_SIZE, np.int64),                 # an observation
+            np.zeros(N_FEATURES, np.float64),             # its features
             np.zeros(max(1, params.shape[1]), np.float64),  # hidden units (a model has fewer than its length)
-            np.empty(MAX_ACTIONS, np.int64),              # noqa: F821 (bound)  legal actions
+            np.empty(MAX_ACTIONS, np.int64),              # legal actions
             np.empty(4, np.uint64),                       # the player's stream
             np.empty(players, np.float64),                # win shares of a finished game
             np.empty(0, np.int64),                        # no trace
@@ -182,11 +189,11 @@ def seat_value(state, arrays, params, row, seat, buf, scores, standing, seat_sta
     game is over); the model is ``params[row]``. ``scores``... are scratch for ``result``."""
     obs, feat, hidden, share = buf[2], buf[3], buf[4], buf[7]
     if is_terminal(state):
-        result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+        result(state, arrays, scores, standing, seat_stats, game_stats)
         win_shares(standing, share)
         return share[seat]
-    observe(state, arrays, seat, obs)  # noqa: F821 (bound)
-    features(obs, feat)  # noqa: F821 (bound)
+    observe(state, arrays, seat, obs)
+    features(obs, feat)
     return value(params, row, feat, hidden)
 
 
@@ -213,24 +220,24 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
-    copy_state(state, world)  # noqa: F821 (bound)
-    determinize(world, arrays, me, rng)  # noqa: F821 (bound)
+    copy_state(state, world)
+    determinize(world, arrays, me, rng)
     reseed_from(world[1], rng)
     for k in range(4):
         rngs[1 + me, k] = rng[k]
-    n = legal_actions(world, arrays, acts)  # noqa: F821 (bound)
+    n = legal_actions(world, arrays, acts)
     if n == 1:  # a forced move: nothing to score (every stream is as the scoring would have left it)
         return acts[0]
-    cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0  # noqa: F821 (bound)
+    cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0
     best, best_value = -1, -1e300
     for i in range(n):
-        copy_state(world, trial)  # noqa: F821 (bound)
-        apply(trial, arrays, acts[i], no_trace, False)  # noqa: F821 (bound)
+        copy_state(world, trial)
+        apply(trial, arrays, acts[i], no_trace, False)
         plies = 0
         while plies < cap and not is_terminal(trial) and to_move(trial) != me:
-            apply(trial, arrays, choose(trial, arrays, rsids, rparams), no_trace, False)  # noqa: F821 (bound)
+            apply(trial, arrays, choose(trial, arrays, rsids, rparams), no_trace, False)
             plies += 1
-        v = seat_value(trial, arrays, params, me, me, lbuf, scores, standing, seat_stats,  # noqa: F821 (bound)
+        v = seat_value(trial, arrays, params, me, me, lbuf, scores, standing, seat_stats,
                        game_stats)
         if v > best_value:
             best, best_value = acts[i], v
@@ -245,12 +252,12 @@ def leaf_shares(state, arrays, model, buf, share, scores, standing, seat_stats, 
     to 1. Allocation-free.
     """
     if is_terminal(state):
-        result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+        result(state, arrays, scores, standing, seat_stats, game_stats)
         win_shares(standing, share)
         return
     total = 0.0
     for p in range(share.size):
-        v = max(MIN_SHARE, seat_value(state, arrays, model, 0, p, buf, scores, standing,  # noqa: F821 (bound)
+        v = max(MIN_SHARE, seat_value(state, arrays, model, 0, p, buf, scores, standing,
                                       seat_stats, game_stats))
         share[p] = v
         total += v

@@ -10,10 +10,8 @@ Encoding, chosen by measurement (bench/results.md, "Chunk encodings"):
 polars' writer, zstd at level 1 (as small as the default level 3 on these
 columns, and cheaper to write), no column statistics, ``strategy`` as a
 categorical (a dictionary-encoded column in the file). Min/max statistics
-cost a third of the encoding's CPU (Forks 54 against 37 ms per chunk of
-100,000 games, Fair Enough 123 against 81 ms) and only let a reader
-filtering on ``game`` skip row groups; a chunk's games are listed in the
-manifest. pyarrow with required columns and delta encodings takes about
+cost about a third of the encoding's CPU and only let a reader filtering on
+``game`` skip row groups; a chunk's games are listed in the manifest. pyarrow with required columns and delta encodings takes about
 half the CPU, but end to end it played no faster on 2 cores and the process
 peaked about 90 MB higher.
 """
@@ -70,8 +68,8 @@ def seat_columns(seat_stats):
     """The seat statistics ``[games, seats, columns]`` as one contiguous row per column, ``[columns, games * seats]``.
 
     Jit-compiled (releases the GIL). polars copies a strided column element
-    by element, and ``seat_stats[:, :, j]`` is strided: one pass here is
-    about half the cost (Fair Enough, 14 columns: 5 against 11 ms a chunk).
+    by element, and ``seat_stats[:, :, j]`` is strided: one pass here costs
+    about half as much (bench/journal/2026-12-06-house2.md).
     """
     games, seats, columns = seat_stats.shape
     out = np.empty((columns, games * seats), seat_stats.dtype)

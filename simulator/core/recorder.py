@@ -20,8 +20,15 @@ player scores it by its real win share, not by the model.
 
 import numpy as np
 
+from simulator.core.bound import unbound
 from simulator.core.learned import win_shares
 from simulator.core.state import is_terminal, to_move
+
+# the names the templates here are bound with (simulator.core.bound)
+(LEARNED_SID, SEARCH_SID, apply, choose, features, learned_player, new_search, new_state, observe, reset,
+ result, search) = unbound(
+    "LEARNED_SID", "SEARCH_SID", "apply", "choose", "features", "learned_player", "new_search", "new_state",
+    "observe", "reset", "result", "search")
 
 
 def record_games(arrays, sids, params, seed, start, count, at_decision, feats, game_of, seat_of, target, scores,
@@ -35,15 +42,15 @@ def record_games(arrays, sids, params, seed, start, count, at_decision, feats, g
     Returns -1 when ``feats`` has too few rows (call again with more), or
     -(2+seat) when that seat's strategy chose illegally.
     """
-    state = new_state(arrays, params)  # noqa: F821 (bound)
-    buf = new_search(arrays, params, sids)  # noqa: F821 (bound)
+    state = new_state(arrays, params)
+    buf = new_search(arrays, params, sids)
     lbuf = buf[-1]
     obs, feat, share = lbuf[2], lbuf[3], lbuf[7]
     no_trace = np.empty(0, np.int64)
     row = 0
     for k in range(start, start + count):
         first = row
-        reset(state, arrays, seed, k, no_trace, False)  # noqa: F821 (bound)
+        reset(state, arrays, seed, k, no_trace, False)
         mover = -1
         while True:
             seat = to_move(state) if at_decision else mover
@@ -52,25 +59,25 @@ def record_games(arrays, sids, params, seed, start, count, at_decision, feats, g
             if seat >= 0:
                 if row == feats.shape[0]:
                     return -1
-                observe(state, arrays, seat, obs)  # noqa: F821 (bound)
-                features(obs, feat)  # noqa: F821 (bound)
+                observe(state, arrays, seat, obs)
+                features(obs, feat)
                 for j in range(feat.size):
                     feats[row, j] = feat[j]
                 game_of[row], seat_of[row] = k, seat
                 row += 1
             mover = to_move(state)
-            if sids[mover] == SEARCH_SID:  # noqa: F821 (bound)
-                action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821
+            if sids[mover] == SEARCH_SID:
+                action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,
                                 game_stats)
-            elif sids[mover] == LEARNED_SID:  # noqa: F821 (bound)
-                action = learned_player(state, arrays, sids, params, buf, scores, standing,  # noqa: F821
+            elif sids[mover] == LEARNED_SID:
+                action = learned_player(state, arrays, sids, params, buf, scores, standing,
                                         seat_stats, game_stats)
             else:
-                action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
+                action = choose(state, arrays, sids, params)
             if action < 0:
                 return -(2 + mover)
-            apply(state, arrays, action, no_trace, False)  # noqa: F821 (bound)
-        result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+            apply(state, arrays, action, no_trace, False)
+        result(state, arrays, scores, standing, seat_stats, game_stats)
         win_shares(standing, share)
         for r in range(first, row):
             target[r] = share[seat_of[r]]

@@ -34,13 +34,13 @@ information set. Each iteration
    shared win, as in the results), with a horizon its rank share.
 
 The evaluation points (only in a game whose engine declares them in
-``EVALUATION_POINT``; Fool!: the end of a deal, Forks: the end of a round)
+``EVALUATION_POINT``, e.g. the end of a deal or of a round)
 are where an iteration may stop: the engine's ``horizon_mark``
 grows by one each time play passes one, and once it has grown by
 ``horizon`` from its value in the searched state the iteration neither
 descends the tree nor rolls out further. The standing there is the one
-``result`` writes at that point (in Fool!, the game totals after the deal;
-in Forks, the final scoring applied to the state as it stands), or at the
+``result`` writes at that point (e.g. the game totals after the deal, or
+the final scoring applied to the state as it stands), or at the
 end of the game if it ends first. The rank
 share of a seat is ``(players - 1 - rank) / (players - 1)``, rank 0 the
 highest standing (1 for the leader, 0 for the last), tied seats sharing the
@@ -62,7 +62,7 @@ cards). The searching seat's *own* moves are keyed by their action id and
 their card together (``MAX_KEYS + action``, with the ``move_key`` stored
 beside it in the node): the seat sees its own hand, so its action id names
 one card in every determinization of its information, and two copies of
-one card in its hand (Fool!'s wilds) are two moves, as in the tree of
+one card in its hand (two wilds, say) are two moves, as in the tree of
 action ids; where an id of the seat names another card in another
 determinization (deeper in the tree: a card dealt or passed to it there)
 it is another node, so a node never mixes two cards (keying the seat's
@@ -99,9 +99,17 @@ import math
 import numba as nb
 import numpy as np
 
+from simulator.core.bound import unbound
 from simulator.core.learned import LINEAR, M_FEATURES, M_HIDDEN, M_KIND, M_WEIGHTS, win_shares
 from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
+
+# the names the templates here are bound with (simulator.core.bound)
+(LEARNED_SID, MAX_ACTIONS, MAX_KEYS, SEARCH_SID, action_class, apply, choose, copy_state, determinize,
+ horizon_mark, leaf_shares, legal_actions, move_key, new_learned, new_state, result) = unbound(
+    "LEARNED_SID", "MAX_ACTIONS", "MAX_KEYS", "SEARCH_SID", "action_class", "apply", "choose", "copy_state",
+    "determinize", "horizon_mark", "leaf_shares", "legal_actions", "move_key", "new_learned", "new_state",
+    "result")
 
 P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_HORIZON, P_ROLLOUT_PARAMS = range(6)
 MAX_ITERATIONS = 1 << 20   # the tree of one decision holds at most this many nodes (+1)
@@ -111,9 +119,9 @@ def new_search(arrays, params, sids):
     """Template: one thread's search buffers, sized for the largest budget among the search seats."""
     cap = 1
     for s in range(sids.size):
-        if sids[s] == SEARCH_SID:  # noqa: F821 (bound)
+        if sids[s] == SEARCH_SID:
             cap = max(cap, int(params[s, P_ITERATIONS]) + 1)
-    return (new_state(arrays, params),                  # noqa: F821 (bound)  the determinized copy
+    return (new_state(arrays, params),                  # the determinized copy
             np.empty(cap, np.int64),                    # parent
             np.empty(cap, np.int64),                    # move key that leads to the node
             np.empty(cap, np.int64),                    # seat that took it
@@ -122,23 +130,23 @@ def new_search(arrays, params, sids):
             np.empty(cap, np.float64),                  # visits
             np.empty(cap, np.float64),                  # availability
             np.empty(cap, np.float64),                  # summed win share of the seat that moved
-            np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  legal actions
-            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  stamp: key legal here
-            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  stamp: key has a child (or is listed)
+            np.empty(MAX_ACTIONS, np.int64),            # legal actions
+            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # stamp: key legal here
+            np.zeros(MAX_KEYS + MAX_ACTIONS, np.int64),  # stamp: key has a child (or is listed)
             np.zeros(1, np.int64),                      # stamp counter
             np.empty(4, np.uint64),                     # the searching seat's stream
             np.empty(sids.size, np.int64),              # rollout strategy per seat
             np.zeros(params.shape, np.float64),         # rollout parameters per seat
             np.empty(sids.size, np.float64),            # a rollout's win share per seat
             np.empty(0, np.int64),                      # no trace
-            np.empty(MAX_ACTIONS, np.int64),            # noqa: F821 (bound)  the legal actions' keys
-            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  an action of each legal key here
+            np.empty(MAX_ACTIONS, np.int64),            # the legal actions' keys
+            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # an action of each legal key here
             np.empty((0, 3), np.int64),                 # the tree log (empty: off; see search)
             np.empty((0, 4), np.uint64),                # the stream at each iteration's start (with the log)
-            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # noqa: F821 (bound)  the card (move_key) of an own key here
+            np.empty(MAX_KEYS + MAX_ACTIONS, np.int64),  # the card (move_key) of an own key here
             np.empty(cap, np.int64),                    # the card (move_key) of the move that leads to the node
             np.empty(cap, np.float64),                  # the node's first value for its mover (the prior's logit)
-            new_learned(arrays, params, sids))          # noqa: F821 (bound)  the learned leaf's buffers (last)
+            new_learned(arrays, params, sids))          # the learned leaf's buffers (last)
 
 
 @nb.njit(cache=True)
@@ -172,13 +180,13 @@ def allowed_actions(state, arrays, actions, forbid):
     come first). Calls ``legal_actions`` once: the allowed actions are swapped
     to the front, so the forbidden ones are still there when none is allowed.
     """
-    n = legal_actions(state, arrays, actions)  # noqa: F821 (bound)
+    n = legal_actions(state, arrays, actions)
     if forbid == 0:
         return n
     m = 0
     for i in range(n):
         a = actions[i]
-        if action_class(state, arrays, a) & forbid == 0:  # noqa: F821 (bound)
+        if action_class(state, arrays, a) & forbid == 0:
             actions[i] = actions[m]
             actions[m] = a
             m += 1
@@ -209,8 +217,8 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     rollout = int(params[me, P_ROLLOUT])
     forbid = int(params[me, P_FORBID])
     horizon = int(params[me, P_HORIZON])
-    mark = horizon_mark(state)  # noqa: F821 (bound)
-    leaf = rollout == LEARNED_SID  # noqa: F821 (bound)  the learned model scores the leaf: no rollout
+    mark = horizon_mark(state)
+    leaf = rollout == LEARNED_SID  # the learned model scores the leaf: no rollout
     temperature = prior_temperature(params, me) if leaf else 0.0
     rngs = state[1]
     for k in range(4):
@@ -226,12 +234,12 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         if it < log_rng.shape[0]:
             for k in range(4):
                 log_rng[it, k] = rng[k]
-        copy_state(state, work)  # noqa: F821 (bound)
-        determinize(work, arrays, me, rng)  # noqa: F821 (bound)
+        copy_state(state, work)
+        determinize(work, arrays, me, rng)
         reseed_from(work[1], rng)
         node = 0
         in_tree = True  # descending the tree until one key is expanded, then rolling out
-        while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)  # noqa: F821
+        while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)
                and not (leaf and not in_tree)):
             mine = to_move(work) == me
             if in_tree or rollout < 0:
@@ -240,10 +248,10 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
             if in_tree:
                 stamp[0] += 1
                 for i in range(n):
-                    k = move_key(work, arrays, acts[i])  # noqa: F821 (bound)
+                    k = move_key(work, arrays, acts[i])
                     if mine:  # the seat's own move: the place in its own hand (which it sees) and the card
-                        card_of[MAX_KEYS + acts[i]] = k  # noqa: F821 (bound)
-                        k = MAX_KEYS + acts[i]  # noqa: F821 (bound)
+                        card_of[MAX_KEYS + acts[i]] = k
+                        k = MAX_KEYS + acts[i]
                     keys[i] = k
                     legal[k] = stamp[0]
                     key_action[k] = acts[i]
@@ -281,7 +289,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     new = nodes
                     nodes += 1
                     parent[new], key[new], mover[new] = node, k, to_move(work)
-                    card[new] = card_of[k] if k >= MAX_KEYS else k  # noqa: F821 (bound)
+                    card[new] = card_of[k] if k >= MAX_KEYS else k
                     child[new], sibling[new], child[node] = -1, child[node], new
                     visits[new], avail[new], reward[new] = 0.0, 1.0, 0.0
                     first[new] = -1.0   # set from this iteration's value
@@ -296,12 +304,12 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     log[logged, 0], log[logged, 1], log[logged, 2] = it, node, a
                     logged += 1
             if a < 0:
-                a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)  # noqa: F821
-            apply(work, arrays, a, no_trace, False)  # noqa: F821 (bound)
+                a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)
+            apply(work, arrays, a, no_trace, False)
         if leaf:
-            leaf_shares(work, arrays, rparams, lbuf, share, scores, standing, seat_stats, game_stats)  # noqa: F821
+            leaf_shares(work, arrays, rparams, lbuf, share, scores, standing, seat_stats, game_stats)
         else:
-            result(work, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+            result(work, arrays, scores, standing, seat_stats, game_stats)
             if horizon:
                 _rank_shares(standing, share)
             else:
@@ -326,6 +334,6 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         return -1  # (illegal): a finished game, where nothing is searched
     n = allowed_actions(state, arrays, acts, forbid)
     for i in range(n):
-        if MAX_KEYS + acts[i] == key[best] and move_key(state, arrays, acts[i]) == card[best]:  # noqa: F821
+        if MAX_KEYS + acts[i] == key[best] and move_key(state, arrays, acts[i]) == card[best]:
             return acts[i]
     return -1

@@ -21,7 +21,11 @@ from dataclasses import replace
 import numba as nb
 import numpy as np
 
+from simulator.core.bound import unbound
 from simulator.core.setup import SetupError
+
+# the names the templates here are bound with (simulator.core.bound)
+STANDING_POINT, engine_result, engine_standing = unbound("STANDING_POINT", "engine_result", "engine_standing")
 
 SCALE = 1000        # the bonus is kept in thousandths of a point
 MAX_BONUS = 1000.0  # points; a larger bonus is surely a typing error
@@ -60,8 +64,8 @@ def attach(config):
 def result(state, arrays, scores, standing, seat_stats, game_stats):
     """Kernel template: the engine's ``result`` (bound as ``engine_result``), then each seat's bonus added to
     the score part of its standing (``STANDING_POINT`` bound). Jit-compiled when bound."""
-    engine_result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
-    add_bonus(arrays[-1], standing, STANDING_POINT)  # noqa: F821 (bound)
+    engine_result(state, arrays, scores, standing, seat_stats, game_stats)
+    add_bonus(arrays[-1], standing, STANDING_POINT)
 
 
 def round_standing(state, arrays, scores, standing, seat_stats, game_stats):
@@ -70,8 +74,8 @@ def round_standing(state, arrays, scores, standing, seat_stats, game_stats):
     outputs are left alone. What the game loop records a round's leader from (``simulator.core.leaders``):
     the engine's ``result`` would also write every seat and game column, only to have them written again at
     the end. Jit-compiled when bound."""
-    engine_standing(state, arrays, standing)  # noqa: F821 (bound)
-    add_bonus(arrays[-1], standing, STANDING_POINT)  # noqa: F821 (bound)
+    engine_standing(state, arrays, standing)
+    add_bonus(arrays[-1], standing, STANDING_POINT)
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False, inline="always")

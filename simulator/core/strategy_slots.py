@@ -2,7 +2,7 @@
 
 A kernel that calls a strategy directly compiles (and inlines) it into its
 own machine code, so a new or edited strategy file used to recompile the
-whole engine (11 to 15 s for Forks). Instead, the kernels over user
+whole engine (many seconds for a large one). Instead, the kernels over user
 strategies are compiled once per game and version of the sources (cached
 like the built-in ones) against a table of ``SLOTS`` function addresses:
 strategy ``BUILTINS + k`` is the function whose address is in slot ``k``.

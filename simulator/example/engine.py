@@ -11,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.bound import unbound
 from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, H_TRACE, ST_HEAD, ST_RNGS, illegal
@@ -20,6 +21,9 @@ from simulator.example.layout import OBS_SIZE  # noqa: F401 (the state API: the 
 from simulator.example.layout import (HD_MOVES, HD_PILE, HD_WINNER, OBS_PILE, OBS_PLAYERS, OBS_SEAT, OBS_TAKE,
                                       OBS_TO_MOVE, R_PILE_MAX, R_PILE_MIN, R_PLAYERS, R_TAKE, STATE, ST_OBS, ST_PAR,
                                       ST_RNG, ST_TAKEN)
+
+# the names the templates here are bound with (simulator.core.bound)
+decide = unbound("decide")
 
 SEAT_COLUMNS = ("taken",)
 SC_TAKEN = 0
@@ -139,5 +143,5 @@ def choose(state, arrays, sids, params):
     p, obs = state[ST_HEAD][H_TO_MOVE], state[ST_OBS]
     observe(state, arrays, p, obs)
     n = min(arrays[0][R_TAKE], state[ST_HEAD][HD_PILE])
-    k = decide(sids[p], p, state[ST_RNGS], params, state[ST_RNG], state[ST_PAR], state[ST_HEAD][HD_PILE], n, obs)  # noqa: F821
+    k = decide(sids[p], p, state[ST_RNGS], params, state[ST_RNG], state[ST_PAR], state[ST_HEAD][HD_PILE], n, obs)
     return k if 0 <= k < n else illegal(state, k)

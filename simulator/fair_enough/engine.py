@@ -26,6 +26,7 @@ obs) -> int``.
 import numba as nb
 import numpy as np
 
+from simulator.core.bound import unbound
 from simulator.core.cards import fresh_deck, rank_table, sort_by_rank, sort_range
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, shuffle
@@ -46,6 +47,9 @@ from simulator.fair_enough.rules import (HD_AFTER, HD_DECK_N, HD_DECK_POS, HD_FI
                                          ST_RNG, ST_TIMES, close_fair, collect_options, draw, emit, place, refill,
                                          research_options, research_positions, score, secure, summarize_hand, take,
                                          target_options, time_after, to_hand, view)
+
+# the names the templates here are bound with (simulator.core.bound)
+decide = unbound("decide")
 
 
 @nb.njit(cache=True)
@@ -232,7 +236,7 @@ def choose(state, arrays, sids, params):
     p = to_move(state)
     n = _options(state, arrays, act)
     observe(state, arrays, p, obs)
-    k = decide(sids[p], p, state[ST_RNGS], params, rng, par, decision_kind(state), opt, n, obs)  # noqa: F821 (bound)
+    k = decide(sids[p], p, state[ST_RNGS], params, rng, par, decision_kind(state), opt, n, obs)
     if k < 0 or k >= n:
         return illegal(state, k)
     return act[k]

@@ -29,6 +29,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.bound import unbound
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, seed_game, seed_stream, shuffle
 from simulator.core.state import H_FINISHED, H_KIND, H_TO_MOVE, ST_HEAD, ST_RNGS, copy_2d, illegal
@@ -47,6 +48,9 @@ from simulator.fauch_fertig.turn import (HD_ACTION, HD_CARD, HD_DISCARD, HD_DRAW
                                          ST_NCOUNT, ST_OPEN, ST_OPEN_N, ST_OPTS, ST_PAR, ST_PILE, ST_RNG,
                                          ST_SEAT, ST_VIEW, deal, draw, finish_purchase, from_supply, lay_out,
                                          legal_turn_actions, pay_for_egg, record)
+
+# the names the templates here are bound with (simulator.core.bound)
+decide = unbound("decide")
 
 assert N_CARDS <= 128  # determinize keeps the hidden cards as a 128-bit set
 # dealt_kinds, bought_kinds: bit k set when a card of kind k (the table's k-th condition, setup.card_kinds) was
@@ -295,7 +299,7 @@ def choose(state, arrays, sids, params):
     else:
         n = 2
         opts[0], opts[1] = 0, 1
-    k = decide(sids[p], p, rngs, params, rng, par, kind, opts, n, view)  # noqa: F821 (bound)
+    k = decide(sids[p], p, rngs, params, rng, par, kind, opts, n, view)
     if k < 0 or k >= n:
         return illegal(state, k)
     if kind == ACTION:

@@ -25,6 +25,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.bound import unbound
 from simulator.core.cards import fresh_deck
 from simulator.core.inlining import VERBS
 from simulator.core.rng import next_u64, randint, seed_game, uniform
@@ -37,6 +38,9 @@ from simulator.fool.layout import (KIND_PLAY, MAX_COLOURS, MAX_PLAYERS, MAX_VALU
                                    OBS_TOTAL, OBS_TO_PLAY, OBS_TRICK, OBS_TRICK_COLOUR, OBS_TRICK_SEAT, OBS_TRICK_VALUE,
                                    OBS_UNSEEN, OBS_WILD_PENALTY, R_CARDS, R_COLOURS, R_DISCS, R_EMPTY_HAND, R_HAND,
                                    R_LOSS_LIMIT, R_MAX_DEALS, R_PLAYERS, R_TALLY_LIMIT, R_WILD_PENALTY, WILD_VALUE)
+
+# the names the templates here are bound with (simulator.core.bound)
+decide = unbound("decide")
 
 # tricks won, +10 scores, times befooled; wild "1"s and colour tops (the highest card of a colour) in the seat's
 # opening hand (the first deal's), wild "1"s it played in the whole game
@@ -366,7 +370,7 @@ def choose(state, arrays, sids, params):
     opt_colour, opt_value, opt_pos, obs = state[ST_OPT_COLOUR], state[ST_OPT_VALUE], state[ST_OPT_POS], state[ST_OBS]
     k = list_options(state, p, opt_colour, opt_value, opt_pos)
     observe_seat(state, arrays, p, obs)
-    choice = decide(sids[p], p, state[ST_RNGS], params, state[ST_RNG], state[ST_PAR], opt_colour, opt_value, k, obs)  # noqa: F821
+    choice = decide(sids[p], p, state[ST_RNGS], params, state[ST_RNG], state[ST_PAR], opt_colour, opt_value, k, obs)
     if choice < 0 or choice >= k:
         return illegal(state, choice)
     return opt_pos[choice]

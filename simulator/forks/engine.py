@@ -25,6 +25,7 @@ import numba as nb
 import numpy as np
 
 from simulator.core import leaders
+from simulator.core.bound import unbound
 from simulator.core.cards import fresh_deck, remove_at
 from simulator.core.inlining import VERBS
 from simulator.core.rng import randint, seed_game, shuffle
@@ -36,6 +37,9 @@ from simulator.forks.layout import (HD_POS, HD_ROUND, INVEST, KEEP, MARKET, OBS_
                                     R_DEST, R_INITIAL, R_MERGE, R_PLAYERS, R_REMOVE, R_REVEAL, R_ROUNDS, R_TOP, STATE,
                                     ST_CANON, ST_DECK, ST_HAND, ST_HAND_N, ST_HIDDEN, ST_MARKET, ST_MINE, ST_MKT,
                                     ST_OBS, ST_OPT_DEST, ST_OPT_VALUE, ST_PAR, ST_POOL, ST_RNG, ST_TAKEN, ST_WHERE)
+
+# the names the templates here are bound with (simulator.core.bound)
+decide = unbound("decide")
 
 # dealt_values, invested_values: bit v set when the seat was dealt a card of value v among its first three
 # cards (round 1), holds an invested card of value v at the end (values up to VALUE_BITS - 1 only)
@@ -246,11 +250,11 @@ def choose(state, arrays, sids, params):
     n = _options(state, arrays, opt_dest, opt_value)
     rngs, rng, par = state[ST_RNGS], state[ST_RNG], state[ST_PAR]
     if kind == INVEST:  # constant option counts let the compiler specialise the strategy call
-        k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)  # noqa: F821 (bound)
+        k = decide(sids[p], p, rngs, params, rng, par, INVEST, opt_dest, opt_value, 3, obs)
     elif kind == KEEP:
-        k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)  # noqa: F821 (bound)
+        k = decide(sids[p], p, rngs, params, rng, par, KEEP, opt_dest, opt_value, 2, obs)
     else:
-        k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)  # noqa: F821 (bound)
+        k = decide(sids[p], p, rngs, params, rng, par, MARKET, opt_dest, opt_value, n, obs)
     return k if 0 <= k < n else illegal(state, k)
 
 

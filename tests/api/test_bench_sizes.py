@@ -1,10 +1,10 @@
 """The benchmark's per-game sizes come from each game's descriptor, so a new game (Nim too) is measured without
-an edit to playtest.bench."""
+an edit to studies.bench."""
 
 import dataclasses
 import types
 
-from playtest import bench
+from studies.bench import search_rates as bench
 from simulator import games
 
 

@@ -16,9 +16,10 @@ import pytest
 from click.testing import CliRunner
 from dask.distributed import Client, LocalCluster
 
-from playtest import api, dask_backend
+from playtest import api
 from playtest.cli import cli
 from simulator.core.batch import StrategyFailure
+from studies import dask_backend
 
 # strategy files of the example game, Nim, whose kernels compile in a few seconds (a worker compiles its own)
 TAKER = 'NAME = "taker"\n\ndef decide(pile, n_options, obs, params, rng):\n    return n_options - 1\n'

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+from simulator.core.bound import unbound
 from simulator.core.kernels import bind
 from simulator.core.rng import randint
 from simulator.core.setup import SetupError
@@ -27,6 +28,8 @@ from strategies.fool import dispatch
 
 from .helpers import config, run_games, trace_one
 
+apply, choose, result = unbound("apply", "choose", "result")  # play_on's bound names
+
 PARAMS = np.zeros((8, 2))
 NO_TRACE = np.zeros(0, np.int64)
 # the parts of the state every seat sees (the hands' contents are checked separately)
@@ -36,10 +39,10 @@ PUBLIC = (E.ST_HEAD, E.ST_HAND_N, E.ST_UNPLAYED, E.ST_TRICK_SEAT, E.ST_TRICK_COL
 
 def play_on(state, arrays, sids, params, trace, scores, standing, seat_stats, game_stats):
     """Template: play the state to its end with the seated strategies; write its result."""
-    while not is_terminal(state):  # noqa: F821 (bound)
-        action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
-        apply(state, arrays, action, trace, False)  # noqa: F821 (bound)
-    result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+    while not is_terminal(state):
+        action = choose(state, arrays, sids, params)
+        apply(state, arrays, action, trace, False)
+    result(state, arrays, scores, standing, seat_stats, game_stats)
 
 
 @pytest.fixture(scope="module")

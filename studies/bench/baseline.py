@@ -22,9 +22,17 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+import numba
+
+from simulator import games as game_registry
+from simulator.core.run_options import RunOptions
+from studies import runs
+from studies.bench.kernel_rates import kernel_rate
+
 BASELINE = "cd7e161"  # the last commit with one hand-written play_game per engine
 
-# Run in the exported tree: read "game threads games" lines, answer each with the old kernel's games/s.
+# Run in the exported tree (the baseline's own layout, playtest.bench included): read "game threads games" lines,
+# answer each with the old kernel's games/s.
 _SERVER = """
 import json, sys
 from playtest import api
@@ -70,7 +78,7 @@ def export_commit(commit):
     """``(folder, None)``: commit ``commit`` of this checkout exported (``git archive``) into a temporary folder
     (a ``TemporaryDirectory``: its code runs with ``PYTHONPATH`` set to ``folder.name``), or ``(None, reason)``
     when there is no git history to export it from."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     exported = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", commit], capture_output=True)
     if exported.returncode != 0:
         return None, f"`git archive {commit}` failed ({exported.stderr.decode().strip()})"
@@ -88,20 +96,13 @@ def baseline_process():
     return Baseline(folder), None
 
 
-def state_api_rows(prepare, kernel_rate, names=None, games=None, echo=print):
+def state_api_rows(names=None, games=None, echo=print):
     """``[(game, threads, before games/s, state API games/s)]`` on 1 thread and on all, alternating old and new,
     for the games ``names`` (None: every game).
 
-    Each figure is the best of two alternations of best-of-3 measurements by
-    ``kernel_rate(spec, run_chunk, games, threads)`` (``playtest.bench.kernel_rate``) of the run
-    ``prepare(game, players=..., seed=1)`` (``playtest.api.prepare``), both passed in so that this module
-    imports neither the benchmark nor the API. Returns ``[]`` (after saying why) when
-    the baseline cannot be exported.
+    Each figure is the best of two alternations of best-of-3 measurements by ``kernel_rate`` of the game's
+    default table with seed 1. Returns ``[]`` (after saying why) when the baseline cannot be exported.
     """
-    import numba
-
-    from simulator import games as game_registry
-
     baseline, reason = baseline_process()
     if baseline is None:
         echo(reason)
@@ -110,7 +111,7 @@ def state_api_rows(prepare, kernel_rate, names=None, games=None, echo=print):
     try:
         for name in game_registry.names() if names is None else names:
             g = game_registry.get(name)
-            spec, sset = prepare(name, players=g.default_players, seed=1)
+            spec, sset = runs.prepare(RunOptions(name, seed=1, games=1))
             run_chunk, _ = sset.kernels()
             n = games or g.bench_games
             for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):

@@ -2,33 +2,43 @@
 
 The batch runner (``simulator.core.batch.run_batch``) still owns the run
 directory, the manifest and resuming; this module only computes chunk
-frames. Each chunk is one task: the run's description (a plain dict, see
-``describe``) and a chunk number in, the chunk's seat frame out. Game ``i``
-always uses the random streams of ``(seed, i)``, so a chunk's rows do not
-depend on which worker plays it, and a chunk lost with a dying worker is
-simply played again by Dask.
+frames. Each chunk is one task: the run's job (its ``RunOptions`` as the
+client built them, see ``describe``) and a chunk number in, the chunk's seat
+frame out. Game ``i`` always uses the random streams of ``(seed, i)``, so a
+chunk's rows do not depend on which worker plays it, and a chunk lost with
+a dying worker is simply played again by Dask.
 
 A worker process rebuilds the run (setup, strategies, compiled kernels) once
 per run and keeps it in a module-level cache, so the kernels are compiled (or
 loaded from numba's disk cache) once per process, not once per task. User
-strategy files travel as text inside the description: the workers need no
+strategy files travel as text inside the job: the workers need no
 shared filesystem.
 """
 
+import dataclasses
 import hashlib
 import json
 import logging
 import tempfile
 import threading
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numba
-import numpy as np
 
-import playtest
 from simulator import games as game_registry
-from simulator.core.batch import RunError, RunSpec, chunk_bounds, play_chunk_checked
-from strategies.games import strategy_set
+from simulator.core.batch import RunError, chunk_bounds, play_chunk_checked
+from studies import runs
+
+
+def installed_version():
+    """The installed playtest's version (``0+unknown`` in a source tree that is not installed), as
+    ``playtest.__version__``: a client and its workers must run the same."""
+    try:
+        return version("playtest")
+    except PackageNotFoundError:
+        return "0+unknown"
+
 
 # run key -> (spec, kernels, user strategy names); one entry per run a worker process has played
 _RUNS = {}
@@ -37,45 +47,42 @@ _KERNEL_LOCK = threading.Lock()
 
 
 def describe(spec):
-    """The picklable description of a run that a worker needs to play its chunks."""
-    return {
-        "version": playtest.__version__, "engine_version": spec.game.engine_version,
-        "game": spec.game.name, "players": spec.config.players, "variant": spec.config.variant,
-        "setup": spec.config.setup, "strategies": list(spec.strategies), "params": spec.params.tolist(),
-        "strategy_files": [(Path(f).name, Path(f).read_text()) for f in spec.strategy_files],
-        "seed": spec.seed, "games": spec.games, "chunk_size": spec.chunk_size,
-        "rotate_seats": spec.rotate_seats,
-    }
+    """The picklable job a worker needs to play the chunks of run ``spec``: the run's ``RunOptions`` as they
+    are, with the text of each strategy file (the workers need no shared filesystem) and the versions the
+    worker must match."""
+    return {"version": installed_version(), "engine_version": spec.game.engine_version, "options": spec.options,
+            "strategy_files": [(Path(f).name, Path(f).read_text()) for f in spec.strategy_files],
+            "identity": spec.identity()}
 
 
 def run_key(job):
-    """A digest of a run description (the cache key on the workers)."""
-    return hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+    """A digest of a job's run (the cache key on the workers): its manifest identity and the version."""
+    return hashlib.sha256(json.dumps([job["version"], job["identity"]], sort_keys=True).encode()).hexdigest()
 
 
 def prepared(job):
-    """``(spec, kernels, user strategy names)`` of a run in this process, built on first use."""
+    """``(spec, kernels, user strategy names)`` of a run in this process, built on first use from the job's
+    ``RunOptions``, its strategy files written to a folder of this machine."""
     key = run_key(job)
     if key not in _RUNS:
-        if job["version"] != playtest.__version__:
-            raise RunError(f"a Dask worker runs playtest {playtest.__version__}, the client "
+        if job["version"] != installed_version():
+            raise RunError(f"a Dask worker runs playtest {installed_version()}, the client "
                            f"{job['version']}: install the same version everywhere")
-        g = game_registry.get(job["game"])
+        options = job["options"]
+        g = game_registry.get(options.game)
         if job["engine_version"] != g.engine_version:
             raise RunError(f"a Dask worker has {g.name} engine {g.engine_version}, the client "
                            f"{job['engine_version']}: install the same playtest everywhere")
-        config = g.configure(job["players"], job["variant"], job["setup"])
-        sset = strategy_set(job["game"])
         folder = Path(tempfile.mkdtemp(prefix="playtest-strategies-"))
+        files = []
         for i, (name, text) in enumerate(job["strategy_files"]):
             path = folder / str(i) / name  # keep the file name: it is the strategy's default NAME
             path.parent.mkdir()
             path.write_text(text)
-            sset.add_file(path)
-        sids = [sset.get(name)[0] for name in job["strategies"]]
-        spec = RunSpec(g, config, list(job["strategies"]), np.array(sids, dtype=np.int64),
-                       np.array(job["params"], dtype=np.float64), job["seed"], job["games"], job["chunk_size"],
-                       job["rotate_seats"])
+            files.append(path)
+        local = options if not files else dataclasses.replace(options, strategy_files=files)
+        spec, sset = runs.prepare(local)
+        spec.options = options  # the client's record (its paths): the rows do not depend on where the files are
         _RUNS[key] = (spec, sset.kernels_for(spec.sids), [s.name for s in sset.extra])
     return _RUNS[key]
 
