@@ -154,8 +154,7 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
                 round_standing=bonus_standing(game, cache=cache, tag=tag), search=searcher, learned_player=player,
                 SEARCH_SID=search_sid, LEARNED_SID=learned_sid,
                 round_mark=getattr(engine, "round_mark", engine.horizon_mark))
-    block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
-    run = bind(play_blocks, cache=cache, parallel=False, tag=tag, play_block=block, new_state=engine.new_state,
+    run = bind(play_blocks, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
@@ -345,31 +344,6 @@ BLOCK = 256  # games a thread of the batch kernel takes at a time
 RAISED = -1  # the batch kernel's status of a game in which a strategy raised
 
 
-def play_block(arrays, sids, params, seed, start, lo, hi, state, buf, scores, standing, seat_stats, game_stats,
-               status):
-    """Kernel template: games ``start+lo .. start+hi-1`` into rows ``lo..hi-1``, each with its ``status``.
-
-    The status is 0, 1+seat of an illegal choice, or ``RAISED``. Each block
-    catches its games' exceptions here, so that one game that raised is
-    marked and the block goes on with the next one (each game starts with
-    ``reset``); the caller replays a marked game to name it. The ``try`` is
-    entered once per block and a raise, not once per game: per game it cost
-    Forks about 10% of its speed (measured).
-    """
-    no_trace = np.empty(0, np.int64)
-    k = lo
-    while k < hi:
-        try:
-            while k < hi:
-                r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
-                              scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
-                status[k] = -r if r < 0 else 0
-                k += 1
-        except Exception:
-            status[k] = RAISED
-            k += 1
-
-
 def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status, taken):
     """Kernel template: one thread's share of games ``start .. start+count-1`` (see ``BatchKernel``).
 
@@ -377,16 +351,33 @@ def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat
     state and takes the next unplayed block from the shared counter
     ``taken`` (``simulator.core.atomic``) until none is left. So a thread
     slowed down by the process's writer delays no other. Game ``k`` writes
-    only row ``k`` of the outputs, so the rows do not depend on which thread
+    only row ``k`` of the outputs, with its ``status``: 0, 1+seat of an
+    illegal choice, or ``RAISED``, so the rows do not depend on which thread
     played them.
+
+    A game's exception is caught here: the game is marked and the block goes
+    on with the next one (each game starts with ``reset``); the caller
+    replays a marked game to name it. The ``try`` is entered once per block
+    and a raise, not once per game: per game it cost Forks about 10% of its
+    speed (measured).
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
+    no_trace = np.empty(0, np.int64)
     b = fetch_add(taken, 1)
     if b < n_blocks:
         state, buf = new_state(arrays, params), new_search(arrays, params, sids)  # noqa: F821 (bound)
         while b < n_blocks:
-            play_block(arrays, sids, params, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),  # noqa: F821
-                       state, buf, scores, standing, seat_stats, game_stats, status)
+            k, hi = b * BLOCK, min(count, (b + 1) * BLOCK)
+            while k < hi:
+                try:
+                    while k < hi:
+                        r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
+                                      scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
+                        status[k] = -r if r < 0 else 0
+                        k += 1
+                except Exception:
+                    status[k] = RAISED
+                    k += 1
             b = fetch_add(taken, 1)
 
 
@@ -401,7 +392,9 @@ class BatchKernel:
     than a parallel loop of numba: numba compiles a ``prange`` loop as four
     functions (the loop body, two wrappers and the caller), each linking and
     optimising the whole game again, which was most of the LLVM time of a
-    cold start (bench/journal/). An exception raised in a thread is raised
+    cold start (bench/journal/); and the ``try`` catching a game's exception,
+    which numba allows in no parallel loop's body, sits in the loop over
+    blocks itself, one function fewer. An exception raised in a thread is raised
     here once every thread has returned. Anything else (``py_func``,
     ``signatures``, the label) is the compiled ``play_blocks``'.
     """
