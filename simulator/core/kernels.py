@@ -2,10 +2,11 @@
 
 Every engine implements the state verbs of ``simulator.core.state`` and a
 ``choose`` template (plain Python calling a global named ``decide``); the
-game loop (``play_game``), the batch loop (``run_chunk``) and the
-single-game tracer (``trace_game``) below are shared by all engines, and so
-is the search player (``simulator.core.search``). ``bind_engine`` compiles
-them with ``decide`` set to a concrete jit-compiled strategy dispatcher:
+game loop (``play_game``), the batch loop (``play_blocks``, run on several
+threads by ``BatchKernel``) and the single-game tracer (``trace_game``)
+below are shared by all engines, and so is the search player
+(``simulator.core.search``). ``bind_engine`` compiles them with ``decide``
+set to a concrete jit-compiled strategy dispatcher:
 
 * the built-in strategies are bound once, with ``cache=True``, so a warm start
   loads machine code from disk;
@@ -18,6 +19,7 @@ dispatcher (``strategies.<game>``).
 
 import hashlib
 import sys
+import threading
 import types
 from pathlib import Path
 from typing import NamedTuple
@@ -99,7 +101,8 @@ def source_fingerprint(functions):
 
 
 class Kernels(NamedTuple):
-    """An engine's compiled kernels (``bind_engine``): the batch loop, the tracer and the search player they call.
+    """An engine's compiled kernels (``bind_engine``): the batch kernel (a ``BatchKernel``), the tracer and the
+    search and learned players they call.
 
     ``new_search`` and ``search`` are the very dispatchers the game loop
     calls, so calling them from Python (tests, benchmarks) reuses the machine
@@ -151,8 +154,7 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
                 round_standing=bonus_standing(game, cache=cache, tag=tag), search=searcher, learned_player=player,
                 SEARCH_SID=search_sid, LEARNED_SID=learned_sid,
                 round_mark=getattr(engine, "round_mark", engine.horizon_mark))
-    block = bind(play_block, cache=cache, parallel=False, tag=tag, play_game=play)
-    run = bind(run_chunk, cache=cache, parallel=True, tag=tag, play_block=block, new_state=engine.new_state,
+    run = bind(play_blocks, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                new_search=new_search)
     trace = bind(trace_game, cache=cache, parallel=False, tag=tag, play_game=play, new_state=engine.new_state,
                  new_search=new_search)
@@ -162,7 +164,7 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     if search:
         label(searcher, f"{game.title}: the search player")
         label(player, f"{game.title}: the learned player")
-    return Kernels(run, trace, new_search, searcher, player)
+    return Kernels(BatchKernel(run), trace, new_search, searcher, player)
 
 
 def label(kernel, text):
@@ -338,62 +340,91 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     return trace_length(state)
 
 
-BLOCK = 256  # games a thread of run_chunk takes at a time
-WORKERS = 1024  # iterations of run_chunk's parallel loop: more than any machine's threads
-RAISED = -1  # run_chunk's status of a game in which a strategy raised
+BLOCK = 256  # games a thread of the batch kernel takes at a time
+RAISED = -1  # the batch kernel's status of a game in which a strategy raised
 
 
-def play_block(arrays, sids, params, seed, start, lo, hi, state, buf, scores, standing, seat_stats, game_stats,
-               status):
-    """Kernel template: games ``start+lo .. start+hi-1`` into rows ``lo..hi-1``, each with its ``status``.
+def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status, taken):
+    """Kernel template: one thread's share of games ``start .. start+count-1`` (see ``BatchKernel``).
 
-    The status is 0, 1+seat of an illegal choice, or ``RAISED``. An exception
-    raised inside a ``prange`` reaches Python only when it is raised on the
-    thread that called the kernel; on another thread numba loses it, or leaves
-    it half set (a ``SystemError``, seen once in the test suite). So each
-    block catches its games' exceptions here, outside the parallel loop's
-    body: the game that raised is marked and the block goes on with the next
-    one (each game starts with ``reset``); the caller replays a marked game
-    to name it. The ``try`` is entered once per block and a raise, not once
-    per game: per game it cost Forks about 10% of its speed (measured).
-    """
-    no_trace = np.empty(0, np.int64)
-    k = lo
-    while k < hi:
-        try:
-            while k < hi:
-                r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
-                              scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
-                status[k] = -r if r < 0 else 0
-                k += 1
-        except Exception:
-            status[k] = RAISED
-            k += 1
-
-
-def run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status):
-    """Kernel template: play games ``start .. start+count-1`` in parallel (see ``simulator.core.game``).
-
-    The games are cut into blocks of ``BLOCK``. The parallel loop has
-    ``WORKERS`` iterations, shared among the threads in advance; the first
-    iteration on each thread allocates one state and takes the next unplayed
-    block from a shared counter until none is left, and the others find
-    none (``simulator.core.atomic``). So a thread slowed down by the
-    process's writer delays no other. (The thread count inside a kernel,
-    ``numba.get_num_threads``, would make it uncacheable.) Game ``k`` writes
-    only row ``k`` of the outputs, so the rows do not depend on which thread
+    The games are cut into blocks of ``BLOCK``; the thread allocates one
+    state and takes the next unplayed block from the shared counter
+    ``taken`` (``simulator.core.atomic``) until none is left. So a thread
+    slowed down by the process's writer delays no other. Game ``k`` writes
+    only row ``k`` of the outputs, with its ``status``: 0, 1+seat of an
+    illegal choice, or ``RAISED``, so the rows do not depend on which thread
     played them.
+
+    A game's exception is caught here: the game is marked and the block goes
+    on with the next one (each game starts with ``reset``); the caller
+    replays a marked game to name it. The ``try`` is entered once per block
+    and a raise, not once per game: per game it cost Forks about 10% of its
+    speed (measured).
     """
     n_blocks = (count + BLOCK - 1) // BLOCK
-    taken = np.zeros(1, np.int64)
-    for _ in nb.prange(min(WORKERS, n_blocks)):
-        b = fetch_add(taken, 1)
-        if b < n_blocks:
-            state, buf = new_state(arrays, params), new_search(arrays, params, sids)  # noqa: F821 (bound)
-            while b < n_blocks:
-                play_block(arrays, sids, params, seed, start, b * BLOCK, min(count, (b + 1) * BLOCK),  # noqa: F821
-                           state, buf, scores, standing, seat_stats, game_stats, status)
-                b = fetch_add(taken, 1)
+    no_trace = np.empty(0, np.int64)
+    b = fetch_add(taken, 1)
+    if b < n_blocks:
+        state, buf = new_state(arrays, params), new_search(arrays, params, sids)  # noqa: F821 (bound)
+        while b < n_blocks:
+            k, hi = b * BLOCK, min(count, (b + 1) * BLOCK)
+            while k < hi:
+                try:
+                    while k < hi:
+                        r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
+                                      scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
+                        status[k] = -r if r < 0 else 0
+                        k += 1
+                except Exception:
+                    status[k] = RAISED
+                    k += 1
+            b = fetch_add(taken, 1)
+
+
+class BatchKernel:
+    """The batch kernel ``run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats,
+    game_stats, status)``: plays games ``start .. start+count-1`` into the rows of the outputs (see
+    ``simulator.core.game``) on ``numba.get_num_threads()`` threads of the calling thread's setting.
+
+    Each thread runs the compiled ``play_blocks`` (``nogil``); the calling
+    thread is one of them, so a call always reaches the compiled code (and
+    compiles it, the first time, even for no game). Threads of Python rather
+    than a parallel loop of numba: numba compiles a ``prange`` loop as four
+    functions (the loop body, two wrappers and the caller), each linking and
+    optimising the whole game again, which was most of the LLVM time of a
+    cold start (bench/journal/); and the ``try`` catching a game's exception,
+    which numba allows in no parallel loop's body, sits in the loop over
+    blocks itself, one function fewer. An exception raised in a thread is raised
+    here once every thread has returned. Anything else (``py_func``,
+    ``signatures``, the label) is the compiled ``play_blocks``'.
+    """
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __call__(self, arrays, sids, params, seed, start, count, *outputs):
+        taken = np.zeros(1, np.int64)
+        args = (arrays, sids, params, seed, start, count, *outputs, taken)
+        errors = []
+
+        def share():
+            try:
+                self.kernel(*args)
+            except BaseException as exc:  # raised in the caller's thread below
+                errors.append(exc)
+
+        helpers = [threading.Thread(target=share, name="playtest-kernel", daemon=True)
+                   for _ in range(min(nb.get_num_threads(), (count + BLOCK - 1) // BLOCK) - 1)]
+        for thread in helpers:
+            thread.start()
+        share()
+        for thread in helpers:
+            thread.join()
+        if errors:
+            raise errors[0]
+
+    def __getattr__(self, name):
+        return getattr(self.kernel, name)
 
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
