@@ -42,7 +42,7 @@ def installed_version():
 
 # run key -> (spec, kernels, user strategy names); one entry per run a worker process has played
 _RUNS = {}
-# numba's parallel loops must not be entered by two threads of one process at once
+# one chunk at a time per worker process: the batch kernel takes every thread it is given
 _KERNEL_LOCK = threading.Lock()
 
 

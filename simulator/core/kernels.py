@@ -29,7 +29,15 @@ import numpy as np
 
 from simulator.core import leaders, learned, recorder, search, seat_bonus
 from simulator.core.atomic import fetch_add
+from simulator.core.bound import unbound
 from simulator.core.state import H_CHOICE, is_terminal, to_move, trace_length
+
+# the names the templates here are bound with (simulator.core.bound)
+# (and with ``search``, the search player, in place of the module of that name)
+(LEARNED_SID, SEARCH_SID, apply, choose, learned_player, new_search, new_state, reset, result, round_mark,
+ round_standing) = unbound(
+    "LEARNED_SID", "SEARCH_SID", "apply", "choose", "learned_player", "new_search", "new_state", "reset", "result",
+    "round_mark", "round_standing")
 
 
 def bind(template, *, cache, parallel, nrt=True, inline=False, tag="", **names):
@@ -308,33 +316,33 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     (with the same buffers); every other seat through ``choose``.
     """
     record = trace.shape[0] > 0
-    reset(state, arrays, seed, game, trace, record)  # noqa: F821 (bound)
-    mark, rounds, first, second = round_mark(state), 0, 0, 0  # noqa: F821 (bound)
+    reset(state, arrays, seed, game, trace, record)
+    mark, rounds, first, second = round_mark(state), 0, 0, 0
     while not is_terminal(state):
-        if sids[to_move(state)] == SEARCH_SID:  # noqa: F821 (bound)
-            action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821 (bound)
+        if sids[to_move(state)] == SEARCH_SID:
+            action = search(state, arrays, sids, params, buf, scores, standing, seat_stats,
                             game_stats)
-        elif sids[to_move(state)] == LEARNED_SID:  # noqa: F821 (bound)
-            action = learned_player(state, arrays, sids, params, buf, scores, standing, seat_stats,  # noqa: F821
+        elif sids[to_move(state)] == LEARNED_SID:
+            action = learned_player(state, arrays, sids, params, buf, scores, standing, seat_stats,
                                     game_stats)
         else:
-            action = choose(state, arrays, sids, params)  # noqa: F821 (bound)
+            action = choose(state, arrays, sids, params)
         if action < 0:  # the value that came back, for the message: the strategy's, or the search's -1
-            standing[0] = action if sids[to_move(state)] in (SEARCH_SID, LEARNED_SID) else state[0][H_CHOICE]  # noqa: F821
+            standing[0] = action if sids[to_move(state)] in (SEARCH_SID, LEARNED_SID) else state[0][H_CHOICE]
             return -(1 + to_move(state))
-        apply(state, arrays, action, trace, record)  # noqa: F821 (bound)
-        now = round_mark(state)  # noqa: F821 (bound)
+        apply(state, arrays, action, trace, record)
+        now = round_mark(state)
         if now != mark and not is_terminal(state):
             mark = now
             if rounds < leaders.ROUNDS:
-                round_standing(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+                round_standing(state, arrays, scores, standing, seat_stats, game_stats)
                 code = leaders.leader_code(standing)
                 if rounds < leaders.PER_COLUMN:
                     first |= code << (4 * rounds)
                 else:
                     second |= code << (4 * (rounds - leaders.PER_COLUMN))
             rounds += 1
-    result(state, arrays, scores, standing, seat_stats, game_stats)  # noqa: F821 (bound)
+    result(state, arrays, scores, standing, seat_stats, game_stats)
     game_stats[game_stats.size - 2] = leaders.as_int32(first)
     game_stats[game_stats.size - 1] = leaders.as_int32(second)
     return trace_length(state)
@@ -365,13 +373,13 @@ def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat
     no_trace = np.empty(0, np.int64)
     b = fetch_add(taken, 1)
     if b < n_blocks:
-        state, buf = new_state(arrays, params), new_search(arrays, params, sids)  # noqa: F821 (bound)
+        state, buf = new_state(arrays, params), new_search(arrays, params, sids)
         while b < n_blocks:
             k, hi = b * BLOCK, min(count, (b + 1) * BLOCK)
             while k < hi:
                 try:
                     while k < hi:
-                        r = play_game(arrays, sids, params, seed, start + k, state, buf,  # noqa: F821 (bound)
+                        r = play_game(arrays, sids, params, seed, start + k, state, buf,
                                       scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
                         status[k] = -r if r < 0 else 0
                         k += 1
@@ -429,5 +437,5 @@ class BatchKernel:
 
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
-    return play_game(arrays, sids, params, seed, game, new_state(arrays, params),  # noqa: F821 (bound)
-                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace)  # noqa: F821 (bound)
+    return play_game(arrays, sids, params, seed, game, new_state(arrays, params),
+                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace)
