@@ -38,7 +38,15 @@ def unpack(first, second):
 
 
 def has_leaders(seats):
+    """Whether the seat table has the leader columns (every game of ``simulator`` writes them)."""
     return set(COLUMNS) <= set(as_lazy(seats).collect_schema().names())
+
+
+def leaders_recorded(seats):
+    """Whether some game of a seat table with the leader columns recorded a leader in them: a run played with
+    ``leader_record=False``, or one whose games all end in their first round, holds 0 in every game."""
+    found = as_lazy(seats).select(pl.any_horizontal([(pl.col(c) != 0).any() for c in COLUMNS])).collect()
+    return bool(found.item())
 
 
 def per_game(seats):
@@ -89,7 +97,7 @@ def curve(seats, confidence=0.95):
 
 def feel_rows(seats, confidence=0.95):
     """The game-feel rows ``(metric, value, low, high, note)``: lead changes per game and the comeback curve."""
-    if not has_leaders(seats):
+    if not (has_leaders(seats) and leaders_recorded(seats)):
         return []
     keys, codes, wins, final = per_game(seats)
     if not len(final):

@@ -132,6 +132,9 @@ RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params",
 @options.threads()
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
 @options.resume()
+@click.option("--no-leader-record", "leader_record", is_flag=True, flag_value=False, default=True,
+              help="Leave the leader columns 0 (no comeback curve in the report): faster where the standing at a "
+                   "round's end costs much.")
 @click.option("--until-ci", type=until_ci_type(), default=None,
               help="Stop once every seat's 95% win-share interval is within ± this many points (e.g. 0.5), "
                    "after at least 30 games (30 deals with --rotate-seats).")
@@ -145,7 +148,8 @@ RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params",
                                          "95% intervals (holds one row per game in memory).")
 @options.json()
 def simulate(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, games, out,
-             chunk_size, threads, force, resume, until_ci, backend, scheduler, workers, margin, feel, as_json):
+             chunk_size, threads, force, resume, leader_record, until_ci, backend, scheduler, workers, margin, feel,
+             as_json):
     """Play many games of GAME and print the seat table and the balance verdict.
 
     Prints win share per seat with its 95% interval, each seat's edge with a
@@ -159,7 +163,7 @@ def simulate(game, players, seed, strategies, strategy_files, params, variant, s
     if resume and (force or out is None):
         raise click.UsageError("--resume continues the run in --out; give --out, and not --force, which replaces it")
     record = run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats,
-                        games=games, chunk_size=chunk_size, threads=threads)
+                        games=games, chunk_size=chunk_size, threads=threads, leader_record=leader_record)
     until_ci = None if until_ci is None else until_ci / 100  # points to a share
     # without --out the rows still stream to disk (a scratch directory), so memory stays flat at any size
     with tempfile.TemporaryDirectory(prefix="playtest-") as scratch, _progress(games) as progress:

@@ -77,12 +77,13 @@ def run_arguments(players, seed, strategies, strategy_files, params, variant, se
 
 
 def run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, *,
-                games=GAMES, chunk_size=CHUNK_SIZE, threads=None):
+                games=GAMES, chunk_size=CHUNK_SIZE, threads=None, leader_record=True):
     """The ``RunOptions`` of a command that plays one run (``simulate``, ``replay GAME``), built once from its
     command-line options (``--param`` items parsed here); it goes to the API as it is."""
     return RunOptions(game, players=players, seed=seed, games=games, strategies=strategies,
                       strategy_files=strategy_files, params=parse_params(params), variant=variant, setup=setup,
-                      rotate_seats=rotate_seats, chunk_size=chunk_size, threads=threads)
+                      rotate_seats=rotate_seats, chunk_size=chunk_size, threads=threads,
+                      leader_record=leader_record)
 
 
 def interrupted(message, scratch=None):

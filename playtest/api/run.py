@@ -89,13 +89,13 @@ def model_caveats(spec, sset):
 def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",), variant="standard",
              setup=None, params=None, strategy_files=(), out=None, chunk_size=CHUNK_SIZE, threads=None,
              force=False, resume=False, rotate_seats=False, until_ci=None, on_progress=None, backend="local",
-             scheduler=None, workers=None, on_start=None):
+             scheduler=None, workers=None, on_start=None, leader_record=True):
     """Play ``games`` games and return the ``Run``.
 
     ``game`` is a game's name, whose run the keywords ``players``,
     ``games``, ``seed``, ``strategies``, ``variant``, ``setup``, ``params``,
-    ``strategy_files``, ``chunk_size``, ``threads`` and ``rotate_seats``
-    describe (they build its ``RunOptions``), or a ``RunOptions`` (then
+    ``strategy_files``, ``chunk_size``, ``threads``, ``rotate_seats`` and
+    ``leader_record`` describe (they build its ``RunOptions``), or a ``RunOptions`` (then
     those keywords stay at their defaults).
     ``strategies`` is one name for every seat or one per seat in seat order;
     ``setup`` a dict or TOML path merged over the game's table; ``params``
@@ -113,7 +113,9 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
     before the first chunk.
     ``rotate_seats`` with one strategy in every seat plays each deal once
     (every rotation would be the same game); the manifest then says
-    ``rotate_seats: false``.
+    ``rotate_seats: false``. ``leader_record=False`` leaves the two leader
+    columns 0 (no comeback curve) and plays faster in games whose standing
+    at a round's end costs much (``simulator.core.run_options``).
 
     Returns a ``Run`` (``.to_polars()``, ``.to_pandas()``, ``.verdict``);
     refuses bad input with a ``RunError``, ``SetupError`` or ``StrategyError``
@@ -133,7 +135,7 @@ def simulate(game, *, players=None, games=GAMES, seed=0, strategies=("random",),
         raise RunError("--until-ci needs the local backend (it stops at the first chunk, in order)")
     options = options_of(simulate, game, players=players, seed=seed, games=games, strategies=strategies, variant=variant,
                          setup=setup, params=params, strategy_files=strategy_files, chunk_size=chunk_size,
-                         rotate_seats=rotate_seats, threads=threads)
+                         rotate_seats=rotate_seats, threads=threads, leader_record=leader_record)
     spec, sset = runs.prepare(options)
     if spec.rotate_seats and len(set(spec.strategies)) == 1:  # every rotation would replay the same games
         spec.options = dataclasses.replace(options, rotate_seats=False)

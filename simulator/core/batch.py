@@ -25,6 +25,7 @@ import polars as pl
 from simulator import games as game_registry
 from simulator.core import output, rundir, worker
 from simulator.core.kernels import RAISED
+from simulator.core.leaders import ROUNDS
 from simulator.core.run_options import RunOptions
 from simulator.core.rundir import RunError
 
@@ -96,7 +97,7 @@ class RunSpec:
             "strategy_params": self.params.tolist(), "strategy_files": [str(f) for f in self.strategy_files],
             "strategy_checksums": list(self.strategy_checksums),
             "setup": self.config.setup, "chunk_size": self.chunk_size, "rotate_seats": self.rotate_seats,
-            "engine_version": self.game.engine_version,
+            "leader_record": self.options.leader_record, "engine_version": self.game.engine_version,
         }
 
 
@@ -201,7 +202,8 @@ def play_raw(spec, run_chunk, start, count, stop=None):
             if stop is not None and stop.is_set():
                 return None
             b = min(count, a + SLICE)
-            run_chunk(spec.config.arrays, sids, params, spec.seed, start + a, b - a, *(x[a:b] for x in outputs))
+            run_chunk(spec.config.arrays, sids, params, spec.seed, start + a, b - a, *(x[a:b] for x in outputs),
+                      leader_rounds=ROUNDS if spec.options.leader_record else 0)
         status = outputs[-1]
         bad = np.flatnonzero(status)
         if bad.size:
@@ -363,6 +365,7 @@ def reopen(out, spec):
         raise RunError(f"cannot resume {out}: it was played by {spec.game.name} engine version "
                        f"{old.get('engine_version')}, this playtest has version {spec.game.engine_version}, whose "
                        f"games differ; start the run again with --force")
+    old = {"leader_record": True} | old  # a run written before the option recorded its leaders
     mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
     if mismatched:
         raise RunError(f"cannot resume {out}: the run there differs in "

@@ -300,7 +300,8 @@ def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(
             player)
 
 
-def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace):
+def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace,
+              leader_rounds):
     """Kernel template: play game ``game`` of run ``seed`` through the state verbs.
 
     Records the trace when ``trace`` has room (an empty array: no trace).
@@ -310,7 +311,9 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
     or -(1+seat) if that seat's strategy chose illegally; ``standing[0]`` then
     holds the value its strategy returned (``simulator.core.state.illegal``). Writes the outputs of
     ``simulator.core.game`` (the game columns include ``finished``, and end with
-    the two columns of ``simulator.core.leaders``: who led after each round). A seat
+    the two columns of ``simulator.core.leaders``: who led after each of the
+    first ``leader_rounds`` rounds, at most ``leaders.ROUNDS``; 0 records
+    none and skips asking the engine for the standing at each round's end). A seat
     whose strategy is the search player decides by ``search`` with the
     buffers ``buf``, one whose strategy is the learned player by ``learned_player``
     (with the same buffers); every other seat through ``choose``.
@@ -334,7 +337,7 @@ def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, se
         now = round_mark(state)
         if now != mark and not is_terminal(state):
             mark = now
-            if rounds < leaders.ROUNDS:
+            if rounds < leader_rounds:
                 round_standing(state, arrays, scores, standing, seat_stats, game_stats)
                 code = leaders.leader_code(standing)
                 if rounds < leaders.PER_COLUMN:
@@ -352,7 +355,8 @@ BLOCK = 256  # games a thread of the batch kernel takes at a time
 RAISED = -1  # the batch kernel's status of a game in which a strategy raised
 
 
-def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status, taken):
+def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status, taken,
+                leader_rounds):
     """Kernel template: one thread's share of games ``start .. start+count-1`` (see ``BatchKernel``).
 
     The games are cut into blocks of ``BLOCK``; the thread allocates one
@@ -380,7 +384,8 @@ def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat
                 try:
                     while k < hi:
                         r = play_game(arrays, sids, params, seed, start + k, state, buf,
-                                      scores[k], standing[k], seat_stats[k], game_stats[k], no_trace)
+                                      scores[k], standing[k], seat_stats[k], game_stats[k], no_trace,
+                                      leader_rounds)
                         status[k] = -r if r < 0 else 0
                         k += 1
                 except Exception:
@@ -391,8 +396,10 @@ def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat
 
 class BatchKernel:
     """The batch kernel ``run_chunk(arrays, sids, params, seed, start, count, scores, standing, seat_stats,
-    game_stats, status)``: plays games ``start .. start+count-1`` into the rows of the outputs (see
-    ``simulator.core.game``) on ``numba.get_num_threads()`` threads of the calling thread's setting.
+    game_stats, status, leader_rounds=leaders.ROUNDS)``: plays games ``start .. start+count-1`` into the rows
+    of the outputs (see ``simulator.core.game``) on ``numba.get_num_threads()`` threads of the calling
+    thread's setting, recording the leader after each of the first ``leader_rounds`` rounds (0: none, and the
+    standing at a round's end is not asked for; the leader columns then hold 0).
 
     Each thread runs the compiled ``play_blocks`` (``nogil``); the calling
     thread is one of them, so a call always reaches the compiled code (and
@@ -410,9 +417,9 @@ class BatchKernel:
     def __init__(self, kernel):
         self.kernel = kernel
 
-    def __call__(self, arrays, sids, params, seed, start, count, *outputs):
+    def __call__(self, arrays, sids, params, seed, start, count, *outputs, leader_rounds=leaders.ROUNDS):
         taken = np.zeros(1, np.int64)
-        args = (arrays, sids, params, seed, start, count, *outputs, taken)
+        args = (arrays, sids, params, seed, start, count, *outputs, taken, min(int(leader_rounds), leaders.ROUNDS))
         errors = []
 
         def share():
@@ -438,4 +445,4 @@ class BatchKernel:
 def trace_game(arrays, sids, params, seed, game, scores, standing, seat_stats, game_stats, trace):
     """Kernel template: play one game with its trace (see ``simulator.core.game``)."""
     return play_game(arrays, sids, params, seed, game, new_state(arrays, params),
-                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace)
+                     new_search(arrays, params, sids), scores, standing, seat_stats, game_stats, trace, leaders.ROUNDS)

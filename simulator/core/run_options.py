@@ -51,6 +51,10 @@ class RunOptions:
         A table merged over the game's own; a TOML path is read here, so the record holds the table.
     rotate_seats : bool
         Play every deal once per rotation of the strategies over the seats.
+    leader_record : bool
+        Record who leads after each round (the game columns ``leaders_1_8`` and ``leaders_9_16``, read by
+        the comeback curve). False leaves them 0 and skips asking for the standing at each round's end, which
+        costs some games the most per game; every other column is unchanged.
     chunk_size : int
         Games per chunk; the rows do not depend on it.
     threads : int, optional
@@ -78,6 +82,7 @@ class RunOptions:
     variant: str = "standard"
     setup: dict | None = None
     rotate_seats: bool = False
+    leader_record: bool = True
     chunk_size: int = CHUNK_SIZE
     threads: int | None = None
     config: object = field(init=False, compare=False, repr=False)
@@ -92,6 +97,8 @@ class RunOptions:
         check_threads(self.threads)
         if not isinstance(self.rotate_seats, (bool, np.bool_)):
             raise RunError(f"rotate_seats must be True or False, got {self.rotate_seats!r}")
+        if not isinstance(self.leader_record, (bool, np.bool_)):
+            raise RunError(f"leader_record must be True or False, got {self.leader_record!r}")
         names = (self.strategies,) if isinstance(self.strategies, str) else tuple(self.strategies)
         if not names or not all(isinstance(n, str) for n in names):
             raise RunError(f"strategies must be one strategy name or one per seat, got {self.strategies!r}")
@@ -107,6 +114,7 @@ class RunOptions:
         keep("games", int(self.games))
         keep("chunk_size", int(self.chunk_size))
         keep("rotate_seats", bool(self.rotate_seats))
+        keep("leader_record", bool(self.leader_record))
         keep("strategies", names)
         keep("strategy_files", tuple(str(Path(f).resolve()) for f in self.strategy_files))
         keep("params", {n: tuple(v) if isinstance(v, (list, tuple, np.ndarray)) else v for n, v in params.items()})
