@@ -1,5 +1,5 @@
-"""What the command modules share: ``--param`` parsing, the run options (one ``RunOptions`` record for a
-command that plays one run, the API's keywords for a study), and the exit after Ctrl-C or SIGTERM.
+"""What the command modules share: ``--param`` parsing, the run options (one ``RunOptions`` record, built
+from the command line), and the exit after Ctrl-C or SIGTERM.
 
 ``playtest.cli`` and its command modules (``cli_skill``, ``cli_designer``, ...) import these from here,
 so no command module imports ``playtest.cli`` back.
@@ -70,16 +70,12 @@ def _model_file(path):
     return [float(v) for v in values]
 
 
-def run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats):
-    """The run options of a study command (``survey``, ``compensate``, ``cards``) as its API keywords."""
-    return dict(players=players, seed=seed, strategies=list(strategies), strategy_files=list(strategy_files),
-                params=parse_params(params), variant=variant, setup=setup, rotate_seats=rotate_seats)
-
-
 def run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats, *,
                 games=GAMES, chunk_size=CHUNK_SIZE, threads=None, leader_record=True):
-    """The ``RunOptions`` of a command that plays one run (``simulate``, ``replay GAME``), built once from its
-    command-line options (``--param`` items parsed here); it goes to the API as it is."""
+    """The ``RunOptions`` of a command, built once from its command-line options (``--param`` items parsed
+    here); it goes to the API as it is. A command that plays one run (``simulate``, ``replay GAME``) plays it;
+    a study over tables (``survey``, ``compensate``, ``cards``) plays it with the player count, seed or setup
+    table it varies replaced."""
     return RunOptions(game, players=players, seed=seed, games=games, strategies=strategies,
                       strategy_files=strategy_files, params=parse_params(params), variant=variant, setup=setup,
                       rotate_seats=rotate_seats, chunk_size=chunk_size, threads=threads,

@@ -9,6 +9,7 @@ other files, ``--out`` over an existing file) is one ``error:`` line, exit
 code 2, nothing written.
 """
 
+import dataclasses
 import json
 import tempfile
 import textwrap
@@ -17,9 +18,9 @@ from pathlib import Path
 import click
 
 from analyses import survey as surveys
-from analyses.compensate import CONFIRM_OFFSET, MAX_FACTOR
+from analyses.compensate import CONFIRM_OFFSET, MAX_FACTOR, planned_games
 from playtest import api, options, terminal
-from playtest.cli_common import interrupted, run_arguments
+from playtest.cli_common import interrupted, run_record
 from playtest.cli_types import FiniteRange, local_workers_type
 from reports.section import compact_toml
 from simulator import games as game_registry
@@ -97,19 +98,18 @@ def survey(game, players, games, seed, strategies, rotate_seats, strategy_files,
     player_counts = _counts(players, game, setup)
     if not player_counts:
         raise RunError(f"the setup table of {game} has no player count to survey")
-    args = run_arguments(None, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-    args.pop("players")
+    base = run_record(game, player_counts[0], seed, strategies, strategy_files, params, variant, setup, rotate_seats,
+                      games=games, threads=threads)
     for n in player_counts:  # every count refused now (a count the table lacks), before anything is written
-        api.check(game, **{**args, "players": n, "games": games, "strategies": _lineup(strategies, n, rotate_seats)},
+        api.check(dataclasses.replace(base, players=n, strategies=_lineup(strategies, n, rotate_seats)),
                   out=None if out is None else Path(out) / "runs" / surveys.run_name(n))
 
     def playing(n):
         if not as_json:
             click.echo(f"playing {n} players ({games:,} {'deals' if rotate_seats else 'games'})", err=True)
 
-    play = dict(counts=player_counts, games=games, margin=margin, on_count=playing, threads=threads, backend=backend,
-                scheduler=scheduler, workers=workers,
-                **{k: v for k, v in args.items() if k != "strategies"}, strategies=list(strategies))
+    play = dict(counts=player_counts, margin=margin, on_count=playing, backend=backend, scheduler=scheduler,
+                workers=workers)
     with tempfile.TemporaryDirectory(prefix="playtest-survey-") as scratch:
         target = Path(out) if out is not None else Path(scratch) / "survey"
         try:
@@ -117,10 +117,10 @@ def survey(game, players, games, seed, strategies, rotate_seats, strategy_files,
                 if not target.is_dir():
                     raise RunError(f"--resume: {target} holds no survey to continue")
                 rundir.refuse_foreign(target, rundir.SURVEY, "resume the survey in")
-                summary = api.survey(game, out=target, resume=True, **play).frame
+                summary = api.survey(base, out=target, resume=True, **play).frame
             else:
                 with rundir.claim(target, rundir.SURVEY, force=force):
-                    summary = api.survey(game, out=target, **play).frame
+                    summary = api.survey(base, out=target, **play).frame
         except KeyboardInterrupt:
             interrupted(f"\ninterrupted: finished counts are on disk in {out}; run the same command with --resume "
                         f"to finish" if out else "\ninterrupted", scratch)
@@ -196,11 +196,11 @@ def compensate(game, players, knob, games, max_games, seed, strategies, rotate_s
         raise RunError(f"--step {step:g}: {knob} takes whole numbers")
     if games is not None and max_games is not None and max_games < games:
         raise RunError(f"--max-games {max_games:,} must be at least --games {games:,}")
-    args = run_arguments(players, seed, strategies, strategy_files, params, variant, setup, rotate_seats)
-    args.pop("seed")
+    base = run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats,
+                      games=planned_games(margin, players) if games is None else games, threads=threads)
     with Progress(quiet=as_json) as progress:
-        result = api.compensate(game, knob=knob, games=games, max_games=max_games, seed=seed, threads=threads,
-                                margin=margin, low=low, high=high, step=step, on_evaluation=progress, **args)
+        result = api.compensate(base, knob=knob, max_games=max_games, margin=margin, low=low, high=high, step=step,
+                                on_evaluation=progress)
     found, table = result.info["compensation"], result.info["setup"]
     written = out is not None and (found.confirmed or write_unconfirmed)
     if written:
@@ -324,8 +324,8 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
         raise RunError("--force and --resume exclude each other")
     if resume and out is None:
         raise RunError("--resume needs the --out directory of the interrupted cards run")
-    args = run_arguments(players or game_registry.get(game).default_players, seed, strategies, strategy_files,
-                         params, variant, setup, rotate_seats)
+    base = run_record(game, players, seed, strategies, strategy_files, params, variant, setup, rotate_seats,
+                      games=games, threads=threads)
 
     def playing(card, index, count):
         if not as_json:
@@ -333,11 +333,10 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
             click.echo(f"table {index + 1} of {count}: {what} ({games:,} {'deals' if rotate_seats else 'games'})",
                        err=True)
 
-    play = dict(games=games, names=list(names), **args)
-    where = dict(threads=threads, on_table=playing, backend=backend, scheduler=scheduler, workers=workers)
+    play = dict(names=list(names), on_table=playing, backend=backend, scheduler=scheduler, workers=workers)
     layout = rundir.CARDS
     try:
-        api.card_plan(game, **play)  # bad input refused before anything is written or replaced
+        api.card_plan(base, names=list(names))  # bad input refused before anything is written or replaced
         with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
             target = Path(out) if out is not None else Path(scratch) / "cards"
             try:
@@ -346,10 +345,10 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
                         raise RunError(f"--resume: {target} holds no cards run to continue (no "
                                        f"{card_effects.MANIFEST})")
                     rundir.refuse_foreign(target, layout, "resume the cards run in")
-                    found = api.cards(game, out=target, resume=True, **play, **where)
+                    found = api.cards(base, out=target, resume=True, **play)
                 else:
                     with rundir.claim(target, layout, force=force):
-                        found = api.cards(game, out=target, **play, **where)
+                        found = api.cards(base, out=target, **play)
             except KeyboardInterrupt:
                 interrupted(f"\ninterrupted: finished tables are on disk in {out}; run the same command with "
                             f"--resume to finish" if out else "\ninterrupted", scratch)
@@ -362,7 +361,7 @@ def cards(game, players, names, games, seed, strategies, rotate_seats, strategy_
         from reports.build import render
         from reports.cards_report import cards_section
 
-        section = cards_section(f"{game_registry.get(game).title}: which card matters ({args['players']} players)",
+        section = cards_section(f"{game_registry.get(game).title}: which card matters ({base.players} players)",
                                 effects, meanings, unplayable, measure)
         render([section], report, title=section.title, source=f"playtest cards {game}")
     if as_json:

@@ -2,15 +2,17 @@
 ``setup``), and the studies over tables (``survey``, ``compensate``, ``cards``).
 """
 
+import dataclasses
 from pathlib import Path
 
 import polars as pl
 
 from playtest.api.deprecation import _deprecated
 from playtest.api.results import Result
-from playtest.api.run import check, simulate
+from playtest.api.run import check, options_of, simulate
 from simulator import games as game_registry
 from simulator.core.batch import RunError
+from simulator.core.run_options import RunOptions
 from simulator.core.setup import SetupError, read_toml
 from strategies.games import strategy_set
 
@@ -77,6 +79,11 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     (``analyses.survey``). ``strategies``: one for every seat, or several rotated (``rotate_seats``), repeated
     to fill the seats. ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s (Dask).
 
+    ``game`` is a game's name, whose lineup the run keywords (``games`` per count, None:
+    ``analyses.survey.DEFAULT_GAMES``; ``seed``, ``strategies``, ``rotate_seats``, ``variant``, ``setup``,
+    ``params``, ``strategy_files``, ``threads``) describe, or a ``RunOptions`` (then those keywords stay at
+    their defaults): every count plays it with its ``players`` replaced.
+
     Returns
     -------
     Result
@@ -95,18 +102,30 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     """
     from analyses import survey as surveys
 
-    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
-    counts = list(counts) if counts is not None else table_counts(game, override)
+    run = dict(games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats, variant=variant,
+               setup=setup, params=params, strategy_files=strategy_files, threads=threads)
+    if not isinstance(game, RunOptions):
+        override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+        first = list(counts if counts is not None else table_counts(game, override))[:1]
+        run.update(games=games or surveys.DEFAULT_GAMES, setup=override, players=first[0] if first else None)
+    base = options_of(survey, game, **run)
+    counts = list(counts) if counts is not None else table_counts(base.game, base.setup)
+    names = base.strategies
 
-    def play(game_name, *, players, **options):
-        names = list(strategies) if len(strategies) == 1 else [strategies[s % len(strategies)] for s in range(players)]
-        return simulate(game_name, players=players, threads=threads, backend=backend, scheduler=scheduler,
-                        workers=workers, **{**options, "strategies": names})
+    def play(_game, *, players, games, out, resume, **_shown):
+        lineup = names if len(names) == 1 else [names[s % len(names)] for s in range(players)]
+        return simulate(dataclasses.replace(base, players=players, games=games, strategies=lineup), out=out,
+                        resume=resume, backend=backend, scheduler=scheduler, workers=workers)
 
-    summary = surveys.survey(play, game, counts, out, games=games or surveys.DEFAULT_GAMES, margin=margin,
-                             resume=resume, on_count=on_count, seed=seed, rotate_seats=rotate_seats, variant=variant,
-                             setup=override, params=params, strategy_files=list(strategy_files))
+    summary = surveys.survey(play, base.game, counts, out, games=base.games, margin=margin, resume=resume,
+                             on_count=on_count, **_fields(base, "seed", "rotate_seats", "variant", "setup", "params",
+                                                          "strategy_files"))
     return Result(summary, dir=Path(out), info={"recommendation": surveys.recommendation(summary.to_dicts(), margin)})
+
+
+def _fields(record, *names):
+    """The ``names`` fields of a ``RunOptions`` as a dict: the run options a study writes into its JSON file."""
+    return {name: getattr(record, name) for name in names}
 
 
 def knob_row(game, players, knob, variant="standard", setup=None):
@@ -135,7 +154,7 @@ def with_knob(override, players, knob, values):
     return table
 
 
-def compensate(game, *, players, knob="seat_bonus", games=None, max_games=None, seed=0, strategies=("random",),
+def compensate(game, *, players=None, knob="seat_bonus", games=None, max_games=None, seed=0, strategies=("random",),
                rotate_seats=False, variant="standard", setup=None, params=None, strategy_files=(), threads=None,
                margin=1.0, low=None, high=None, step=None, on_evaluation=None):
     """The per-seat ``knob`` values that bring every seat's edge inside ``margin``, confirmed or refused on a
@@ -143,6 +162,11 @@ def compensate(game, *, players, knob="seat_bonus", games=None, max_games=None, 
     (None: planned from the margin and the seat count, ``analyses.compensate.planned_games``); an
     inconclusive confirmation plays more, up to ``max_games``. ``on_evaluation(stage, values, games)`` is
     called before each evaluation.
+
+    ``game`` is a game's name, whose run the run keywords describe, or a
+    ``RunOptions`` (then those keywords stay at their defaults): its
+    ``games`` are the games of each evaluation, its ``seed`` the search's,
+    and every evaluation plays it with the knob's values in its setup table.
 
     Returns
     -------
@@ -161,27 +185,31 @@ def compensate(game, *, players, knob="seat_bonus", games=None, max_games=None, 
     >>> found.info["setup"]["players"]["2"]["seat_bonus"] == found.frame["value"].to_list()
     True
     """
-    from analyses.compensate import compensate as solve
+    from analyses.compensate import compensate as solve, planned_games
 
-    override, start = knob_row(game, players, knob, variant, setup)
-    check(game, players=players, seed=seed, games=games or 1, strategies=strategies, variant=variant,
-          setup=override, params=params, strategy_files=strategy_files, rotate_seats=rotate_seats)
+    run = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+               variant=variant, setup=setup, params=params, strategy_files=strategy_files, threads=threads)
+    if not isinstance(game, RunOptions) and games is None:
+        run.update(games=planned_games(margin, players or game_registry.get(game).default_players))
+    base = options_of(compensate, game, **run)
+    players = base.players
+    override, start = knob_row(base.game, players, knob, base.variant, base.setup)
+    check(base)
     labels = {}
 
     def evaluate(values, run_seed, count):
         from analyses.moments import seat_moments
         from analyses.verdict import lineup, player_model
 
-        run = simulate(game, players=players, games=count, seed=run_seed, strategies=strategies, variant=variant,
-                       setup=with_knob(override, players, knob, values), params=params,
-                       strategy_files=strategy_files, rotate_seats=rotate_seats, threads=threads)
+        run = simulate(dataclasses.replace(base, games=count, seed=run_seed,
+                                           setup=with_knob(override, players, knob, values)))
         if not labels:
             names, subject = lineup(run.scan())
             labels.update(strategies=names, subject=subject, model=player_model(run.scan()))
         return seat_moments(run.scan())
 
-    found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=seed,
-                  margin=margin, games=games, max_games=max_games, progress=on_evaluation, labels=labels)
+    found = solve(evaluate, players, knob=knob, start=start, low=low, high=high, step=step, seed=base.seed,
+                  margin=margin, games=base.games, max_games=max_games, progress=on_evaluation, labels=labels)
     frame = pl.DataFrame({"seat": list(range(players)), "value": [float(v) for v in found.values],
                           "low": found.low, "high": found.high},
                          schema={"seat": pl.Int64, "value": pl.Float64, "low": pl.Float64, "high": pl.Float64})
@@ -189,33 +217,34 @@ def compensate(game, *, players, knob="seat_bonus", games=None, max_games=None, 
                   info={"compensation": found, "setup": with_knob(override, players, knob, found.values)})
 
 
-def card_plan(game, *, players, games=4000, seed=0, strategies=("random",), rotate_seats=False, variant="standard",
-              setup=None, params=None, strategy_files=(), names=None):
-    """What ``cards`` will play, checked before anything is played or written: ``(chosen, holding, options)``,
+def card_plan(game, *, players=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
+              variant="standard", setup=None, params=None, strategy_files=(), names=None):
+    """What ``cards`` will play, checked before anything is played or written: ``(chosen, holding, base)``,
     the removals ``{card: (meaning, setup override)}``, the "who holds it" rows (``analyses.cards.Holding``) and
-    the run options. A name the table does not have is a ``CardError``; a bad run a ``RunError`` or
+    the default table's ``RunOptions`` (``game`` when it is one, with no run keyword beside it, else built from
+    the keywords). A name the table does not have is a ``CardError``; a bad run a ``RunError`` or
     ``SetupError``."""
     from analyses import cards as card_effects
     from studies import card_tables
 
-    override = read_toml(setup) if isinstance(setup, (str, Path)) else dict(setup or {})
-    table = game_registry.get(game).configure(players, variant, override).setup
-    known = card_tables.candidates(game, table, players)
-    holding = card_tables.holdings(game, table, players)
+    base = options_of(card_plan, game, players=players, games=games, seed=seed, strategies=strategies,
+                      rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
+                      strategy_files=strategy_files)
+    table, players = base.config.setup, base.players
+    known = card_tables.candidates(base.game, table, players)
+    holding = card_tables.holdings(base.game, table, players)
     held_names = {card_effects.card_of(h.card) for h in holding}
     for name in names or ():
         if name not in known and name not in held_names:
-            raise card_effects.CardError(f"no card {name!r} in the {game} table at {players} players (its cards: "
-                                         f"{', '.join(dict.fromkeys([*known, *held_names]))})")
+            raise card_effects.CardError(f"no card {name!r} in the {base.game} table at {players} players (its "
+                                         f"cards: {', '.join(dict.fromkeys([*known, *held_names]))})")
     chosen = {k: v for k, v in known.items() if not names or k in names}
     holding = [h for h in holding if not names or card_effects.card_of(h.card) in names]
-    options = dict(players=players, games=games, seed=seed, strategies=list(strategies), rotate_seats=rotate_seats,
-                   variant=variant, params=params, strategy_files=[str(f) for f in strategy_files], setup=override)
-    check(game, **options)
-    return chosen, holding, options
+    check(base)
+    return chosen, holding, base
 
 
-def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
+def cards(game, *, players=None, out=None, games=4000, seed=0, strategies=("random",), rotate_seats=False,
           variant="standard", setup=None, params=None, strategy_files=(), threads=None, names=None, resume=False,
           on_table=None, backend="local", scheduler=None, workers=None, measure="win share"):
     """Which card matters (``analyses.cards``): the default table and each table without a card (or the
@@ -223,8 +252,12 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     a scratch directory, deleted after; ``resume`` continues an interrupted one); the "who holds it" rows come
     from the default table's games.
 
-    ``on_table(card, index, count)`` is called before each table; ``backend``, ``scheduler`` and ``workers``
-    are ``simulate``'s (Dask).
+    ``game`` is a game's name, whose run the run keywords (``players``
+    ... ``threads``) describe, or the default table's ``RunOptions`` (then
+    those keywords stay at their defaults); every table plays it with its
+    own setup table. ``on_table(card, index, count)`` is called before each
+    table; ``backend``, ``scheduler`` and ``workers`` are ``simulate``'s
+    (Dask).
 
     Returns
     -------
@@ -249,19 +282,26 @@ def cards(game, *, players, out=None, games=4000, seed=0, strategies=("random",)
     from analyses.compare import CompareError
 
     card_effects.check_measure(measure)
-    chosen, holding, options = card_plan(game, players=players, games=games, seed=seed, strategies=strategies,
-                                         rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
-                                         strategy_files=strategy_files, names=names)
+    base = options_of(cards, game, players=players, games=games, seed=seed, strategies=strategies,
+                      rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
+                      strategy_files=strategy_files, threads=threads)
+    chosen, holding, base = card_plan(base, names=names)
+    plan = {**_fields(base, "players", "games", "seed", "strategies", "rotate_seats", "variant", "params",
+                      "strategy_files"), "setup": base.setup or {}}
+
+    def table(_game, *, setup, out, resume, **_plan):
+        return simulate(dataclasses.replace(base, setup=setup), out=out, resume=resume, backend=backend,
+                        scheduler=scheduler, workers=workers)
+
     with tempfile.TemporaryDirectory(prefix="playtest-cards-") as scratch:
-        base, runs, unplayable = card_effects.play(simulate, game, out or scratch, chosen, options, resume=resume,
-                                                   unplayable=(SetupError,), on_table=on_table, threads=threads,
-                                                   backend=backend, scheduler=scheduler, workers=workers)
+        played, runs, unplayable = card_effects.play(table, base.game, out or scratch, chosen, plan, resume=resume,
+                                                     unplayable=(SetupError,), on_table=on_table)
         family = max(1, len(runs) * len(card_effects.MEASURES))
-        seats = base.seats()
+        seats = played.seats()
         effects = {}
         for card, run in runs.items():
             try:
-                effects[card] = card_effects.effects((seats, base.manifest), (run.seats(), run.manifest), card,
+                effects[card] = card_effects.effects((seats, played.manifest), (run.seats(), run.manifest), card,
                                                      family)
             except CompareError as exc:  # e.g. no game without the card ends by the rules (all stopped by the cap)
                 unplayable[card] = str(exc)
