@@ -2,6 +2,7 @@
 
 import numba as nb
 
+from simulator.core.search import RANDOM_ROLLOUT
 from simulator.forks import engine
 from strategies.forks import heuristics as h
 from strategies.learned import learned_strategy
@@ -16,7 +17,7 @@ HORIZON = 1
 
 # expert's (iterations, exploration, temperature): the largest budget at which an all-expert table plays at least
 # as many games/s as the all-mcts one (bench/journal/)
-EXPERT = (64, 1.0, 0.1)
+EXPERT = (64, 1.0, 0.1, RANDOM_ROLLOUT)
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform: 1 of the 3 dealt cards, then 1 of the 2 passed (merge: any hand card)"),
