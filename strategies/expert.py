@@ -26,8 +26,8 @@ visits)``.
 
 The model is the game's ``expert.npy`` in its strategy package when it
 ships one (fitted where the search evaluates: every seat's view after every
-move, ``studies.train``'s ``ALL_SEATS``), else the model ``learned`` plays
-(``strategies/<game>/learned.npy``).
+move, mid-trick included, by ``studies.train.leaf_model``), else the model
+``learned`` plays (``strategies/<game>/learned.npy``).
 
 Parameter vector (``--param expert=...``)::
 
