@@ -246,30 +246,20 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     return out
 
 
-def leaf_model(game, *, simulate, lineup, games, seed=0, design="linear", hidden=16, deals=0, players=None,
-               threads=1):
-    """A model for ``expert``'s learned leaf, fitted where the search evaluates: every seat's view after every
-    move (``EVERY_SEAT``, mid-trick included) of ``games`` games of run ``seed`` with ``lineup`` (a strategy
-    name, e.g. ``mcts@256``) in every seat, each row's target that seat's final win share; ``design`` and
-    ``hidden`` as in ``fit``, written seat-blind like ``Training.model``. With ``deals`` > 0 the model also plays ``learned`` against the strongest
-    heuristic as in ``train``'s validation (a sanity check, not a gate). Returns ``(model, rows, share)``
-    (``share`` the ``mean_interval`` of that validation, None without it)."""
-    from analyses.tune import mean_interval
-
+def leaf_model(game, *, lineup, games, seed=0, design="linear", hidden=16, players=None, threads=1):
+    """A model for ``expert``'s search, fitted where the search evaluates: every seat's view after every move
+    (``EVERY_SEAT``, mid-trick included) of ``games`` games of run ``seed`` with ``lineup`` (a strategy name,
+    e.g. ``mcts@256``) in every seat, each row's target that seat's final win share; ``design`` and ``hidden``
+    as in ``fit``, written seat-blind like ``Training.model``. Returns ``(model, rows)``."""
     sset = strategy_set(game)
     g = game_registry.get(game)
     players = g.default_players if players is None else players
-    config = g.configure(players)
     sids, params, _ = sset.seats([lineup], players)
-    x, y = record(sset, config, sids, params, seed, 0, games, EVERY_SEAT, threads)
+    x, y = record(sset, g.configure(players), sids, params, seed, 0, games, EVERY_SEAT, threads)
     model = fit(x, y, design, hidden, seed)
     if sset.seat_feature >= 0:
-        model = fold_feature(model, sset.seat_feature, SEAT_AT)   # seat-blind, as the trained models
-    share = None
-    if deals:
-        table = {"players": players, "variant": "standard", "setup": None}
-        share = mean_interval(validate(simulate, game, table, model, sset.strongest, deals, seed + 1, threads))
-    return model, len(y), share
+        model = fold_feature(model, sset.seat_feature, SEAT_AT)
+    return model, len(y)
 
 
 def provenance(game, players, variant, config_setup, command):

@@ -53,3 +53,20 @@ def test_a_runs_provenance_names_the_expert_models_sidecar():
     assert set(found) == {"expert", "learned"} and found["expert"]["game"] == "fool"
     assert "leaf_model" in found["expert"]["command"] and "leaf_model" not in found["learned"]["command"]
 
+
+
+def test_leaf_model_fits_every_seats_view_after_every_move():
+    """Nim's two seats each get a row after every move that does not end the game: twice the rows of recording
+    the mover alone, on the same games; the model reads the game's features, the same from the same seed."""
+    from simulator import games as game_registry
+    from simulator.core.learned import check_model
+    from simulator.core.recorder import AFTER_MOVE
+    from studies.train import leaf_model, record
+
+    sset = strategy_set("nim")
+    model, rows = leaf_model("nim", lineup="random", games=30, seed=2)
+    sids, params, _ = sset.seats(["random"], 2)
+    _, movers = record(sset, game_registry.get("nim").configure(2), sids, params, 2, 0, 30, AFTER_MOVE)
+    assert rows == 2 * len(movers) > 0
+    check_model(model, sset.n_features)
+    np.testing.assert_array_equal(model, leaf_model("nim", lineup="random", games=30, seed=2)[0])
