@@ -7,7 +7,8 @@
     {"game": ..., "players": ..., "variant": ..., "setup_digest": ..., "command": ...}
 
 ``setup_digest`` is ``table_digest`` of the merged setup table the model was
-trained on. The shipped models (``strategies/<game>/learned.npy``) have
+trained on. The shipped models (``strategies/<game>/learned.npy``, and
+``expert.npy`` where a game ships ``expert`` a model of its own) have
 sidecars too. A model is recognised by the digest of its numbers
 (``model_digest``), so a run's manifest can name the table each model it
 plays was trained for (``provenance``) and a verdict can say when a model
@@ -62,11 +63,10 @@ def read(path):
 
 
 def shipped(model_path):
-    """Digest -> provenance of the shipped model at ``model_path`` when it has a sidecar (else empty)."""
-    npy = Path(model_path)
-    if not (npy.exists() and sidecar(npy).exists()):
-        return {}
-    return {model_digest(np.load(npy).astype(np.float64)): json.loads(sidecar(npy).read_text())}
+    """Digest -> provenance of the shipped models beside ``model_path`` (every ``.npy`` with a sidecar in its
+    folder: ``learned``'s model and ``expert``'s when the game ships one)."""
+    return {model_digest(np.load(npy).astype(np.float64)): json.loads(sidecar(npy).read_text())
+            for npy in sorted(Path(model_path).parent.glob("*.npy")) if sidecar(npy).exists()}
 
 
 def seat_model(row, learned_sid, sid):

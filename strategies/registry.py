@@ -55,7 +55,7 @@ class StrategySet:
         others playing ``strongest`` (True), or right after the move.
     expert_defaults : tuple
         The guided search ``expert``'s default ``(iterations, exploration,
-        temperature)`` in this game (``strategies.expert``).
+        temperature[, design])`` in this game (``strategies.expert``).
     """
 
     game: str
@@ -136,8 +136,8 @@ class StrategySet:
         holds the learned model; None in a game without both players."""
         if self.search_sid < 0 or self.learned_sid < 0:
             return None
-        return expert.expert_strategy(self.all[self.search_sid].decide, self.expert_defaults, self.learned_sid,
-                                      self.all[self.learned_sid].params)
+        model = expert.shipped_model(self.game, self.all[self.learned_sid].params, self.n_features)
+        return expert.expert_strategy(self.all[self.search_sid], self.expert_defaults, self.learned_sid, model)
 
     def listed(self):
         """``(id, Strategy)`` of every strategy a seat can play by name: all of them in id order, then ``expert``
@@ -346,7 +346,7 @@ class StrategySet:
         for p, (sid, s) in enumerate(chosen):
             if sid == self.search_sid and self._search_variant(s.name)[0] == expert.NAME:
                 try:
-                    rows[p] = expert.check_vector(rows[p], s.params, self.n_features)
+                    rows[p] = expert.check_vector(rows[p], s.params, self.n_features, self.evaluation_point())
                 except ValueError as exc:
                     raise StrategyError(f"parameters for {s.name!r}: {exc}") from None
             elif sid == self.search_sid:

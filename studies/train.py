@@ -30,6 +30,13 @@ place after the first player, the engine's ``SEAT_FEATURE``) folded into
 the bias at a middle seat (``SEAT_AT``), so that ``learned`` is the same
 player in every seat, as ``mcts`` and the heuristics are.
 
+``expert`` may play a model of its own, fitted where its leaves ask
+(``leaf_model``): every seat's view after every move of games played by
+the search, mid-trick included (``simulator.core.recorder``'s
+``EVERY_SEAT``), shipped as ``strategies/<game>/expert.npy``
+(``strategies.expert``); ``learned`` keeps the model fitted at its own
+decisions or moves.
+
 Training runs on any table: ``variant`` and ``setup`` (a dict merged over
 the game's setup table) and ``players`` give the table the games are
 recorded and validated on; ``strategies.model_files`` writes them beside the
@@ -46,7 +53,9 @@ import numpy as np
 
 from simulator import games as game_registry
 from simulator.core.learned import LINEAR, RELU, TANH, fold_feature, model_size
-from simulator.core.search import P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT, P_ROLLOUT_PARAMS
+from simulator.core.recorder import AFTER_MOVE, AT_DECISION, EVERY_SEAT
+from simulator.core.search import (LEARNED_LEAF, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
+                                   P_ROLLOUT_PARAMS)
 from strategies.games import strategy_set
 
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
@@ -94,10 +103,11 @@ class Training:
         return model if self.seat_feature < 0 else fold_feature(model, self.seat_feature, SEAT_AT)
 
 
-def record(sset, config, sids, params, seed, start, count, at_decision, threads=1):
+def record(sset, config, sids, params, seed, start, count, positions, threads=1):
     """``(features, targets)`` of games ``start .. start+count-1`` of run ``seed`` played by the lineup
-    (``sids``, ``params``), from ``simulator.core.recorder`` (``at_decision``: recorded at each seat's
-    decisions, else right after its moves). With ``threads`` > 1 the games are split into that many runs of
+    (``sids``, ``params``), from ``simulator.core.recorder`` at its ``positions`` (``AT_DECISION``, ``AFTER_MOVE``
+    or ``EVERY_SEAT``; True is ``AT_DECISION``, False ``AFTER_MOVE``). With ``threads`` > 1 the games are split into
+    that many runs of
     consecutive games, recorded at once (the recorder releases the GIL) and joined in order: every game is
     played from its own seed and index alone, so the rows are the same on any thread count."""
     threads = max(1, min(threads, count))
@@ -108,7 +118,7 @@ def record(sset, config, sids, params, seed, start, count, at_decision, threads=
         cuts = [start + count * i // threads for i in range(threads + 1)]
         with ThreadPoolExecutor(threads) as pool:
             parts = list(pool.map(lambda i: record(sset, config, sids, params, seed, cuts[i], cuts[i + 1] - cuts[i],
-                                                   at_decision), range(threads)))
+                                                   positions), range(threads)))
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     recorder = sset.recorder()
     game = game_registry.get(sset.game)
@@ -120,7 +130,8 @@ def record(sset, config, sids, params, seed, start, count, at_decision, threads=
     while True:
         feats = np.empty((capacity, sset.n_features), np.float64)
         game_of, seat_of, target = np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(capacity)
-        rows = recorder(config.arrays, sids, params, seed, start, count, at_decision, feats, game_of, seat_of, target, *scratch)
+        rows = recorder(config.arrays, sids, params, seed, start, count, int(positions), feats, game_of, seat_of,
+                        target, *scratch)
         if rows >= 0:
             return feats[:rows], target[:rows]
         if rows < -1:
@@ -161,8 +172,8 @@ def expert_budget(game):
 def expert_vector(sset, budget, model=None):
     """The vector of the expert, every slot written out: without ``model`` the ``mcts`` vector of ``budget``
     iterations, exploration ``EXPERT_EXPLORATION``, nothing forbidden, random rollouts to the game's
-    ``expert_horizon``; with ``model`` the ``expert`` vector (``strategies.expert``): leaves and move prior by ``model``,
-    exploration ``GUIDED_EXPLORATION``, horizon 0, temperature ``EXPERT_TEMPERATURE``. Raises
+    ``expert_horizon``; with ``model`` the ``expert`` vector (``strategies.expert``) of design A: leaves and move
+    prior by ``model``, exploration ``GUIDED_EXPLORATION``, horizon 0, temperature ``EXPERT_TEMPERATURE``. Raises
     ``RuntimeError`` if the search has a slot not pinned here."""
     slots = {P_ITERATIONS: float(budget), P_EXPLORATION: EXPERT_EXPLORATION, P_ROLLOUT: -1.0,
              P_FORBID: EXPERT_FORBID, P_HORIZON: float(game_registry.get(sset.game).expert_horizon)}
@@ -173,7 +184,7 @@ def expert_vector(sset, budget, model=None):
     if model is None:
         return vector
     vector[P_EXPLORATION], vector[P_ROLLOUT], vector[P_HORIZON] = GUIDED_EXPLORATION, float(sset.learned_sid), 0.0
-    return vector + [float(x) for x in model] + [EXPERT_TEMPERATURE]
+    return vector + [float(x) for x in model] + [EXPERT_TEMPERATURE, float(LEARNED_LEAF)]
 
 
 def validate(simulate, game, table, model, field, deals, seed, threads=1):
@@ -214,7 +225,8 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
         start = time.perf_counter()
         name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
         sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, kept)})
-        x, y = record(sset, config, sids, params, seed, k * games, games, at_decision, threads)
+        x, y = record(sset, config, sids, params, seed, k * games, games,
+                      AT_DECISION if at_decision else AFTER_MOVE, threads)
         xs.append(x)
         ys.append(y)
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)
@@ -232,6 +244,22 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
         if on_round:
             on_round(out.rounds[-1])
     return out
+
+
+def leaf_model(game, *, lineup, games, seed=0, design="linear", hidden=16, players=None, threads=1):
+    """A model for ``expert``'s search, fitted where the search evaluates: every seat's view after every move
+    (``EVERY_SEAT``, mid-trick included) of ``games`` games of run ``seed`` with ``lineup`` (a strategy name,
+    e.g. ``mcts@256``) in every seat, each row's target that seat's final win share; ``design`` and ``hidden``
+    as in ``fit``, written seat-blind like ``Training.model``. Returns ``(model, rows)``."""
+    sset = strategy_set(game)
+    g = game_registry.get(game)
+    players = g.default_players if players is None else players
+    sids, params, _ = sset.seats([lineup], players)
+    x, y = record(sset, g.configure(players), sids, params, seed, 0, games, EVERY_SEAT, threads)
+    model = fit(x, y, design, hidden, seed)
+    if sset.seat_feature >= 0:
+        model = fold_feature(model, sset.seat_feature, SEAT_AT)
+    return model, len(y)
 
 
 def provenance(game, players, variant, config_setup, command):

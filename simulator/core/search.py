@@ -16,15 +16,18 @@ information set. Each iteration
    after the learned model in its vector, ``prior_temperature``), by PUCT,
    ``reward / visits + c * prior * sqrt(availability) / (1 + visits)``,
    where a child's prior is the softmax at that temperature of the
-   children's *first values* (the value its first iteration backed up for
-   the seat that moved into it; with the learned leaf, the model's value
-   of the position right after the move: the learned move value) over the
-   children available in this determinization;
+   children's *first values* over the children available in this
+   determinization: with the learned leaf (design A), the value its first
+   iteration backed up for the seat that moved into it, i.e. the model's
+   value of the position right after the move (the learned move value);
+   with random rollouts (design B, ``leaf_design``), the model's value of
+   that position for that seat, computed when the child is expanded;
 3. expands one untried legal move key, chosen uniformly;
 4. plays the game to its end with the rollout policy (uniform over legal
-   actions, or a built-in heuristic for every seat), or with ``horizon`` h
-   >= 1 only up to the h-th evaluation point ahead (below); or, with the
-   *learned leaf* (rollout = the id of ``learned``), does not roll out:
+   actions, or a built-in heuristic for every seat; uniform in design B),
+   or with ``horizon`` h >= 1 only up to the h-th evaluation point ahead
+   (below); or, with the *learned leaf* (rollout = the id of ``learned``,
+   design A), does not roll out:
    every seat's value of the expanded node's position, by the learned model
    of ``simulator.core.learned`` from that seat's observation, floored and
    normalised into shares (``leaf_shares``), is the iteration's result;
@@ -81,14 +84,16 @@ the seat never takes when it has another option: in the game, in its tree
 and in its random rollouts (restricted play; a heuristic rollout policy is
 not restricted); ``horizon`` 0 (play to the end of the game) or h >= 1 (to
 the h-th evaluation point ahead); with rollout = ``learned`` the model's
-numbers follow, and then, for ``expert``, the prior's temperature
-(``strategies.expert``). The search draws only from its own seat's
+numbers follow, and then, for ``expert``, the prior's temperature and the
+design (``leaf_design``: ``LEARNED_LEAF`` or ``RANDOM_ROLLOUT``;
+``strategies.expert``). The search draws only from its own seat's
 stream, so it is reproducible like every strategy.
 
 ``new_search`` and ``search`` are templates: ``simulator.core.kernels``
 binds them to an engine's verbs (``new_state``, ``copy_state``,
 ``determinize``, ``legal_actions``, ``move_key``, ``action_class``,
-``apply``, ``result``, ``horizon_mark``, ``choose``), its ``MAX_ACTIONS``
+``apply``, ``result``, ``horizon_mark``, ``choose``, ``observe``,
+``features``), its ``MAX_ACTIONS``
 and ``MAX_KEYS``, the search strategy's id ``SEARCH_SID``, the learned
 player's ``LEARNED_SID``, the learned leaf ``leaf_shares`` and its buffers
 ``new_learned`` (``simulator.core.learned``; the last entry of the search's).
@@ -101,18 +106,20 @@ import numpy as np
 
 from simulator.core.bound import unbound
 from simulator.core.learned import LINEAR, M_FEATURES, M_HIDDEN, M_KIND, M_WEIGHTS, win_shares
+from simulator.core.learned import value as model_value
 from simulator.core.rng import randint, reseed_from
 from simulator.core.state import is_terminal, to_move
 
 # the names the templates here are bound with (simulator.core.bound)
-(LEARNED_SID, MAX_ACTIONS, MAX_KEYS, SEARCH_SID, action_class, apply, choose, copy_state, determinize,
- horizon_mark, leaf_shares, legal_actions, move_key, new_learned, new_state, result) = unbound(
+(LEARNED_SID, MAX_ACTIONS, MAX_KEYS, SEARCH_SID, action_class, apply, choose, copy_state, determinize, features,
+ horizon_mark, leaf_shares, legal_actions, move_key, new_learned, new_state, observe, result) = unbound(
     "LEARNED_SID", "MAX_ACTIONS", "MAX_KEYS", "SEARCH_SID", "action_class", "apply", "choose", "copy_state",
-    "determinize", "horizon_mark", "leaf_shares", "legal_actions", "move_key", "new_learned", "new_state",
-    "result")
+    "determinize", "features", "horizon_mark", "leaf_shares", "legal_actions", "move_key", "new_learned",
+    "new_state", "observe", "result")
 
 P_ITERATIONS, P_EXPLORATION, P_ROLLOUT, P_FORBID, P_HORIZON, P_ROLLOUT_PARAMS = range(6)
 MAX_ITERATIONS = 1 << 20   # the tree of one decision holds at most this many nodes (+1)
+LEARNED_LEAF, RANDOM_ROLLOUT = 0, 1   # leaf_design: expert's design A (the model scores the leaf) and design B
 
 
 def new_search(arrays, params, sids):
@@ -150,13 +157,28 @@ def new_search(arrays, params, sids):
 
 
 @nb.njit(cache=True)
-def prior_temperature(params, seat):
-    """The move prior's temperature of a search seat whose leaves the learned model scores: the number right
-    after the model in its parameter row (0 when the row ends with the model: no prior, UCB1). Jit-compiled."""
+def _after_model(params, seat, offset):
+    """The number ``offset`` places after the learned model in a search seat's parameter row (the model follows
+    the horizon), 0 when the row ends before it. Jit-compiled."""
     base = P_ROLLOUT_PARAMS
     nf, nh = int(params[seat, base + M_FEATURES]), int(params[seat, base + M_HIDDEN])
     size = M_WEIGHTS + (1 + nf if int(params[seat, base + M_KIND]) == LINEAR else nh * nf + 2 * nh + 1)
-    return params[seat, base + size] if base + size < params.shape[1] else 0.0
+    return params[seat, base + size + offset] if base + size + offset < params.shape[1] else 0.0
+
+
+@nb.njit(cache=True)
+def prior_temperature(params, seat):
+    """The move prior's temperature of a search seat that holds the learned model: the number right after the
+    model in its parameter row (0 when the row ends with the model: no prior, UCB1). Jit-compiled."""
+    return _after_model(params, seat, 0)
+
+
+@nb.njit(cache=True)
+def leaf_design(params, seat):
+    """How a search seat that holds the learned model ends an iteration: the number after the prior's
+    temperature, ``LEARNED_LEAF`` (0, also when the row ends before it: the model scores the leaf) or
+    ``RANDOM_ROLLOUT`` (1: random rollouts to the horizon, the model giving only the prior). Jit-compiled."""
+    return int(_after_model(params, seat, 1))
 
 
 @nb.njit(cache=True)
@@ -218,8 +240,12 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
     forbid = int(params[me, P_FORBID])
     horizon = int(params[me, P_HORIZON])
     mark = horizon_mark(state)
-    leaf = rollout == LEARNED_SID  # the learned model scores the leaf: no rollout
-    temperature = prior_temperature(params, me) if leaf else 0.0
+    learned_model = rollout == LEARNED_SID  # the seat's row holds the learned model
+    model_prior = learned_model and leaf_design(params, me) == RANDOM_ROLLOUT  # design B: the model gives the prior
+    leaf = learned_model and not model_prior  # the learned model scores the leaf: no rollout
+    random_rollout = rollout < 0 or model_prior
+    temperature = prior_temperature(params, me) if learned_model else 0.0
+    obs, feat, hidden = lbuf[2], lbuf[3], lbuf[4]
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -239,10 +265,11 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
         reseed_from(work[1], rng)
         node = 0
         in_tree = True  # descending the tree until one key is expanded, then rolling out
+        expanded = False  # a node was added this iteration (design B scores it right after its move)
         while (not is_terminal(work) and not (horizon and horizon_mark(work) - mark >= horizon)
                and not (leaf and not in_tree)):
             mine = to_move(work) == me
-            if in_tree or rollout < 0:
+            if in_tree or random_rollout:
                 n = allowed_actions(work, arrays, acts, forbid if mine else 0)
             a = -1
             if in_tree:
@@ -258,7 +285,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 best, best_value, norm = -1, -1e300, 0.0
                 ch = child[node]
                 while ch >= 0:
-                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
+                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):
                         tried[key[ch]] = stamp[0]
                         avail[ch] += 1.0
                         if temperature > 0.0:
@@ -270,7 +297,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     ch = sibling[ch]
                 ch = child[node] if temperature > 0.0 else -1
                 while ch >= 0:  # PUCT over the available children, the prior a softmax of their first values
-                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):  # noqa
+                    if legal[key[ch]] == stamp[0] and (key[ch] < MAX_KEYS or card_of[key[ch]] == card[ch]):
                         value = (reward[ch] / visits[ch] + c * math.exp(first[ch] / temperature) / norm
                                  * math.sqrt(avail[ch]) / (1.0 + visits[ch]))
                         if value > best_value:
@@ -295,6 +322,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     first[new] = -1.0   # set from this iteration's value
                     node = new
                     in_tree = False
+                    expanded = model_prior
                 elif best >= 0:
                     node = best
                     a = key_action[key[best]]
@@ -304,8 +332,18 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                     log[logged, 0], log[logged, 1], log[logged, 2] = it, node, a
                     logged += 1
             if a < 0:
-                a = acts[randint(rng, n)] if rollout < 0 else choose(work, arrays, rsids, rparams)
+                a = acts[randint(rng, n)] if random_rollout else choose(work, arrays, rsids, rparams)
             apply(work, arrays, a, no_trace, False)
+            if expanded:  # design B: the prior's logit is the model's value of the new node for its mover
+                expanded = False
+                if is_terminal(work):
+                    result(work, arrays, scores, standing, seat_stats, game_stats)
+                    win_shares(standing, share)
+                    first[node] = share[mover[node]]
+                else:
+                    observe(work, arrays, mover[node], obs)
+                    features(obs, feat)
+                    first[node] = model_value(rparams, 0, feat, hidden)
         if leaf:
             leaf_shares(work, arrays, rparams, lbuf, share, scores, standing, seat_stats, game_stats)
         else:
@@ -314,7 +352,7 @@ def search(state, arrays, sids, params, buf, scores, standing, seat_stats, game_
                 _rank_shares(standing, share)
             else:
                 win_shares(standing, share)
-        if node > 0 and first[node] < 0.0:
+        if node > 0 and not model_prior and first[node] < 0.0:
             first[node] = share[mover[node]]
         while node > 0:
             visits[node] += 1.0

@@ -2,6 +2,7 @@
 
 import numba as nb
 
+from simulator.core.search import RANDOM_ROLLOUT
 from simulator.fool import engine
 from strategies.fool import heuristics as h
 from strategies.learned import learned_strategy
@@ -15,9 +16,10 @@ __all__ = ["BUILTINS", "DECISION", "STRONGEST", "dispatch", "strategy_set"]
 ITERATIONS = 64
 HORIZON = 1
 
-# expert's (iterations, exploration, temperature): the largest budget at which an all-expert table plays at least
-# as many games/s as the all-mcts one (bench/journal/)
-EXPERT = (32, 1.0, 0.1)
+# expert's (iterations, exploration, temperature, design): design B, the move prior of its own model (expert.npy)
+# over mcts's random rollouts to the end of the deal (the learned leaf plays far weaker here), at mcts's budget,
+# where an all-expert table plays at least as many games/s as the all-mcts one (bench/journal/)
+EXPERT = (64, 1.0, 1.0, RANDOM_ROLLOUT)
 
 BUILTINS = [
     Strategy("random", h.random, (), "uniform over the legal cards"),

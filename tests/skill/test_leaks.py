@@ -6,7 +6,8 @@ sees only what its seat sees takes the same action in both. The control is
 the same search and learned player compiled with ``determinize`` replaced by
 a no-op, so that they play on the real hidden cards: the same check must
 find a pair S, S' on which it decides differently. Fair Enough (hidden hands
-and deck), at a small budget.
+and deck), at a small budget; ``expert`` in both designs (A: the learned
+leaf; B: the model's prior over random rollouts).
 """
 
 import numba as nb
@@ -15,6 +16,7 @@ import pytest
 
 from simulator.core.kernels import bind_choose, bind_search, bonus_result, engine_verbs
 from simulator.core.rng import new_stream
+from simulator.core.search import LEARNED_LEAF, RANDOM_ROLLOUT
 from simulator.core.state import to_move
 from tests.contract.test_engine_contract import Engine
 
@@ -33,9 +35,18 @@ def engine():
     return Engine(GAME)
 
 
-def seated(engine, name):
-    """``(sids, params)`` of a table with ``name`` in every seat."""
-    sids, params, _ = engine.strategies.seats([name], engine.players)
+# the players checked: (strategy name, design of expert or None)
+PLAYERS = {"expert A": ("expert@24", LEARNED_LEAF), "expert B": ("expert@24", RANDOM_ROLLOUT),
+           "learned": ("learned", None)}
+
+
+def seated(engine, player):
+    """``(sids, params)`` of a table with ``player`` (a key of ``PLAYERS``) in every seat."""
+    name, design = PLAYERS[player]
+    overrides = None
+    if design is not None:
+        overrides = {name: list(engine.strategies.get(name)[1].params[:-1]) + [float(design)]}
+    sids, params, _ = engine.strategies.seats([name], engine.players, overrides=overrides)
     return sids, params
 
 
@@ -56,14 +67,19 @@ def kernels_players(engine, name):
     return player(engine, new_search, decide, name)
 
 
-def peeking_players(engine, name):
-    """The player ``name`` compiled with ``peek`` for ``determinize``."""
+@pytest.fixture(scope="module")
+def peeking(engine):
+    """``(new_search, search, learned)`` compiled with ``peek`` for ``determinize`` (once for every player)."""
     sset, game = engine.strategies, engine.game
     verbs = dict(engine_verbs(game), result=bonus_result(game, cache=False),
                  choose=bind_choose(game, sset.dispatch, cache=False), determinize=peek)
-    new_search, search, learned = bind_search(verbs, cache=False, search_sid=sset.search_sid,
-                                              learned_sid=sset.learned_sid, lookahead=sset.lookahead,
-                                              nrt=not game.allocation_free)
+    return bind_search(verbs, cache=False, search_sid=sset.search_sid, learned_sid=sset.learned_sid,
+                       lookahead=sset.lookahead, nrt=not game.allocation_free)
+
+
+def peeking_players(engine, peeking, name):
+    """The player ``name`` compiled with ``peek`` for ``determinize``."""
+    new_search, search, learned = peeking
     return player(engine, new_search, learned if name == "learned" else search, name)
 
 
@@ -83,11 +99,11 @@ def disagreements(engine, choose):
     return found
 
 
-@pytest.mark.parametrize("name", ["expert@24", "learned"])
+@pytest.mark.parametrize("name", PLAYERS)
 def test_the_players_decide_alike_on_states_their_seat_cannot_tell_apart(engine, name):
     assert disagreements(engine, kernels_players(engine, name)) == []
 
 
-@pytest.mark.parametrize("name", ["expert@24", "learned"])
-def test_the_check_catches_the_same_player_peeking_at_the_hidden_cards(engine, name):
-    assert disagreements(engine, peeking_players(engine, name)) != []
+@pytest.mark.parametrize("name", PLAYERS)
+def test_the_check_catches_the_same_player_peeking_at_the_hidden_cards(engine, peeking, name):
+    assert disagreements(engine, peeking_players(engine, peeking, name)) != []

@@ -12,6 +12,7 @@ from playtest.cli import cli
 from simulator import games
 from simulator.core.learned import LINEAR, RELU, TANH, check_model, fold_feature, model_size, value
 from simulator.core.rng import next_u64
+from simulator.core.search import LEARNED_LEAF
 from simulator.core.state import is_terminal, to_move
 from simulator.forks import engine as forks
 from simulator.forks.layout import OBS_SIZE
@@ -279,7 +280,8 @@ def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_default
     assert training.expert_vector(strategy_set("fair-enough"), 32) == [32.0, 0.7, -1.0, 0.0, 0.0]
     model = [0.0, 2.0, 0.0, 0.5, 0.25, 0.125]
     assert training.expert_vector(sset, 64, model) == [64.0, training.GUIDED_EXPLORATION, float(sset.learned_sid),
-                                                       0.0, 0.0] + model + [training.EXPERT_TEMPERATURE]
+                                                       0.0, 0.0] + model + [training.EXPERT_TEMPERATURE,
+                                                                            float(LEARNED_LEAF)]
     sid, mcts = sset.get("mcts")
     sset.builtins[sid] = dataclasses.replace(mcts, params=(512.0, 2.0, 0.0, 3.0, 0.0))   # a fresh set: no leak
     assert sset.search_vector("mcts")[0] == 512.0
