@@ -1,6 +1,7 @@
 """playtest compensate against known truth: a planted handicap is recovered within the reported interval."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -116,8 +117,9 @@ def test_an_inconclusive_confirmation_plays_more_games_up_to_the_cap():
     assert confirm[0] == 2000 and len(confirm) > 1 and settled.confirmed and settled.confirmation_games < 32_000
 
 
-def test_a_refused_compensation_writes_nothing_and_says_so_in_one_sentence(tmp_path):
-    out = tmp_path / "fe.toml"
+def test_a_refused_compensation_writes_nothing_and_says_so_in_one_sentence(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a short relative path: the line naming it must fit 80 columns, whatever pytest's tmp_path
+    out = Path("fe.toml")
     done = invoke("compensate", "forks", "-p", 2, "-s", "greedy", "-n", 100, "--max-games", 100, "--margin", 0.25,
                   "--threads", 1, "--out", out)
     assert done.exit_code == 0, done.output
