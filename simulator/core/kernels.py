@@ -189,9 +189,9 @@ class Slotted:
     def __init__(self, kernel, fill):
         self.kernel, self.fill = kernel, fill
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         self.fill()
-        return self.kernel(*args)
+        return self.kernel(*args, **kwargs)
 
     def __getattr__(self, name):
         return getattr(self.kernel, name)

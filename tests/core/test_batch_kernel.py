@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from simulator.core.kernels import BLOCK, BatchKernel
+from simulator.core.leaders import ROUNDS
 
 TWO = min(2, numba.config.NUMBA_NUM_THREADS)
 
@@ -27,12 +28,12 @@ def stand_in(fail_in_helpers=False):
     return calls, kernel
 
 
-def play(kernel, count, threads):
+def play(kernel, count, threads, **leaders):
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
         BatchKernel(kernel)("arrays", "sids", "params", 7, 100, count, "scores", "standing", "seat_stats",
-                            "game_stats", "status")
+                            "game_stats", "status", **leaders)
     finally:
         numba.set_num_threads(before)
 
@@ -43,11 +44,18 @@ def test_one_share_per_thread_the_callers_among_them_with_one_counter(threads):
     play(kernel, 10 * BLOCK, threads)
     assert len(calls) == threads
     assert threading.current_thread() in [thread for thread, _ in calls]
-    counters = [args[-1] for _, args in calls]
+    counters = [args[-2] for _, args in calls]
     assert all(c is counters[0] for c in counters)  # the blocks are handed out by one counter
     assert counters[0].dtype == np.int64 and counters[0].tolist() == [0]  # a stand-in takes no block
-    assert all(args[:-1] == calls[0][1][:-1] for _, args in calls)
+    assert all(args[:-2] == calls[0][1][:-2] and args[-1] == ROUNDS for _, args in calls)
     assert calls[0][1][:6] == ("arrays", "sids", "params", 7, 100, 10 * BLOCK)
+
+
+def test_the_leader_rounds_reach_every_share_and_are_capped_at_what_the_columns_hold():
+    for asked, passed in ((0, 0), (3, 3), (ROUNDS + 5, ROUNDS)):
+        calls, kernel = stand_in()
+        play(kernel, 10 * BLOCK, TWO, leader_rounds=asked)
+        assert [args[-1] for _, args in calls] == [passed] * TWO
 
 
 def test_no_more_shares_than_blocks_and_one_even_for_no_game():

@@ -9,6 +9,7 @@ import pytest
 
 from playtest import api
 from simulator import games
+from simulator.core.search import LEARNED_LEAF
 from strategies import model_files
 from strategies.learned import weights_path
 
@@ -52,7 +53,7 @@ def test_later_rounds_record_games_of_the_guided_search():
     model = list(np.load(weights_path("nim")))
     vector = training.expert_vector(sset, 32, model)
     assert vector == [32.0, training.GUIDED_EXPLORATION, float(sset.learned_sid), 0.0, 0.0] + model + [
-        training.EXPERT_TEMPERATURE]
+        training.EXPERT_TEMPERATURE, float(LEARNED_LEAF)]
     sids, params, names = sset.seats(["expert@32"], 2, overrides={"expert@32": vector})
     assert list(sids) == [sset.search_sid] * 2 and names == ["expert@32"] * 2
 
