@@ -16,7 +16,7 @@ import numpy as np
 from simulator.core.cards import fresh_deck
 from simulator.core.rng import shuffle
 from simulator.core.slots import Slots
-from simulator.core.state import H_TRACE, HEAD, ST_HEAD, ST_RNGS
+from simulator.core.state import H_TRACE, HEAD, ST_HEAD
 from simulator.fauch_fertig.conditions import holds
 from simulator.fauch_fertig.layout import (A_BLIND, A_COINS, BLACK, C_BONUS, C_FREE, C_PAY, MARKET, MAX_PLAYERS,
                                            N_CARDS, OBS_COLOUR_COUNT, OBS_COMMUNITY, OBS_COMMUNITY_DONE,
@@ -133,29 +133,25 @@ def _mark_kind(seat, p, counter, kind):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _register(p, card, card_cond, state):
+def _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view):
     """File a card just laid out by its condition: free egg, bonus card or open condition. Jit-compiled.
 
     Pay cards are left to the caller (the choice is the player's).
     """
     kind = card_cond[card, 0]
     if kind == C_FREE:
-        _egg(p, card, state[ST_SEAT], state[ST_EGGS_ON], state[ST_VIEW])
+        _egg(p, card, seat, eggs_on, view)
     elif kind == C_BONUS:
-        bonus, bonus_n = state[ST_BONUS], state[ST_BONUS_N]
         bonus[p, bonus_n[p]] = card
         bonus_n[p] += 1
     elif kind != C_PAY:
-        open_, open_n = state[ST_OPEN], state[ST_OPEN_N]
         open_[p, open_n[p]] = card
         open_n[p] += 1
 
 
 @nb.njit(cache=True, _nrt=False)
-def _check_open(p, card_cond, state):
+def _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view):
     """Place an egg on each of seat ``p``'s open cards whose condition now holds. Jit-compiled."""
-    ccount, ncount, open_, open_n = state[ST_CCOUNT], state[ST_NCOUNT], state[ST_OPEN], state[ST_OPEN_N]
-    seat, eggs_on, view = state[ST_SEAT], state[ST_EGGS_ON], state[ST_VIEW]
     k = 0
     while k < open_n[p]:
         card = open_[p, k]
@@ -169,17 +165,14 @@ def _check_open(p, card_cond, state):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _check_community(p, rules, state):
+def _check_community(p, players, comm, comm_done, n_comm, ccount, ncount, rules, seat, eggs_on, view):
     """Complete the open community cards next to seat ``p`` that the two displays now meet. Jit-compiled.
 
     Community card ``k`` lies between seats ``k`` and ``k + 1``; ``p``'s
     purchase completed it, so ``p`` places the completer's eggs and the other
     neighbour the neighbour's eggs.
     """
-    players = rules[R_PLAYERS]
-    comm, comm_done, ccount, ncount = state[ST_COMM], state[ST_COMM_DONE], state[ST_CCOUNT], state[ST_NCOUNT]
-    seat, eggs_on, view = state[ST_SEAT], state[ST_EGGS_ON], state[ST_VIEW]
-    for k in range(rules[R_COMMUNITY_N]):
+    for k in range(n_comm):
         left, right = k, (k + 1) % players
         if comm_done[k] or (p != left and p != right):
             continue
@@ -205,7 +198,7 @@ def deal(state, arrays, trace, rec):
     Expects a zeroed head and seeded streams.
     """
     colour, number, card_cond, pool, rules = arrays
-    (head, rngs, pile, discard, _, market, mcoins, eggs_on, ccount, ncount, _, open_n, _, bonus_n, seat,
+    (head, rngs, pile, discard, _, market, mcoins, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat,
      comm, comm_done, _, view, picks, _, _, _, _) = state
     chance = rngs[0]
     players = rules[R_PLAYERS]
@@ -268,9 +261,9 @@ def deal(state, arrays, trace, rec):
         p = view[OBS_OWNER + card]
         if p >= 0:
             _mark_kind(seat, p, SC_DEALT, rules[R_CARD_KIND + card])
-            _register(p, card, card_cond, state)
+            _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
     for p in range(players):
-        _check_open(p, card_cond, state)
+        _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -301,8 +294,8 @@ def legal_turn_actions(p, head, market, seat, actions):
 def lay_out(p, card, arrays, state):
     """Put a bought card into seat ``p``'s display: summaries, black-card bonuses, filing. Jit-compiled."""
     colour, number, card_cond, pool, rules = arrays
-    head, eggs_on, ccount, ncount = state[ST_HEAD], state[ST_EGGS_ON], state[ST_CCOUNT], state[ST_NCOUNT]
-    bonus, bonus_n, seat, view = state[ST_BONUS], state[ST_BONUS_N], state[ST_SEAT], state[ST_VIEW]
+    (head, _, _, _, _, _, _, eggs_on, ccount, ncount, open_, open_n, bonus, bonus_n, seat, _, _, _, view,
+     _, _, _, _, _) = state
     _add_card(p, card, colour, number, ccount, ncount, view)
     _mark_kind(seat, p, SC_BOUGHT, rules[R_CARD_KIND + card])
     if colour[card] == BLACK:
@@ -311,7 +304,7 @@ def lay_out(p, card, arrays, state):
             if eggs_on[b] < rules[R_BONUS_BLACKS]:
                 seat[p, SC_COINS] += from_supply(head, rules[R_BONUS_COINS])
                 _egg(p, b, seat, eggs_on, view)
-    _register(p, card, card_cond, state)
+    _register(p, card, card_cond, open_, open_n, bonus, bonus_n, seat, eggs_on, view)
 
 
 @nb.njit(cache=True, _nrt=False, inline="always")
@@ -329,9 +322,11 @@ def finish_purchase(p, arrays, state, trace, rec):
     """The eggs seat ``p``'s purchase earns (its open conditions, its community cards), then the market
     refill after a market buy. Jit-compiled."""
     card_cond, rules = arrays[2], arrays[4]
-    head, market = state[ST_HEAD], state[ST_MARKET_CARDS]
-    _check_open(p, card_cond, state)
-    _check_community(p, rules, state)
+    (head, rngs, pile, discard, _, market, _, eggs_on, ccount, ncount, open_, open_n, _, _, seat, comm, comm_done,
+     _, view, _, _, _, _, _) = state
+    _check_open(p, card_cond, ccount, ncount, open_, open_n, seat, eggs_on, view)
+    _check_community(p, rules[R_PLAYERS], comm, comm_done, rules[R_COMMUNITY_N], ccount, ncount, rules, seat,
+                     eggs_on, view)
     action = head[HD_ACTION]
     if action != A_BLIND:
-        market[action] = draw(head, state[ST_PILE], state[ST_DISCARD], state[ST_RNGS][0], trace, rec)
+        market[action] = draw(head, pile, discard, rngs[0], trace, rec)
