@@ -187,11 +187,12 @@ def feel_section(seats, tag, by):
     figs = [figures.score_distributions(f"{tag}score-distributions", seats, by)]
     length = figures.game_length(f"{tag}game-length", dist)
     words = [] if length else [f"Every game lasted {dist['rounds'][0]} rounds."]
-    if comeback.has_leaders(seats) and not comeback.leaders_recorded(seats):
-        words.append("No leader after a round was recorded (a run played with --no-leader-record, or games that "
-                     "end in their first round): there is no comeback curve.")
-    elif comeback.has_leaders(seats) and (curve := comeback.curve(seats)).height:
-        figs.append(figures.comeback_curve(f"{tag}comeback", curve))
+    if comeback.has_leaders(seats):  # the leader columns: every game of the simulator writes them
+        if not comeback.leaders_recorded(seats):
+            words.append("No leader after a round was recorded (a run played with --no-leader-record, or games "
+                         "that end in their first round): there is no comeback curve.")
+        elif (curve := comeback.curve(seats)).height:
+            figs.append(figures.comeback_curve(f"{tag}comeback", curve))
     return Section("Game feel", "feel", figures=figs + [length] * bool(length), text=words, tables=[table])
 
 
