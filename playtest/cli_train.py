@@ -26,23 +26,37 @@ from playtest import api, options, terminal
 @click.option("--deals", type=click.IntRange(2, 1_000_000), default=300, show_default=True,
               help="Validation deals per round (learned in one seat, the strongest heuristic in the others, "
                    "seats rotated); a round's model is kept when it beats the kept one on them, paired.")
+@click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A model file (.npy, e.g. strategies/GAME/learned.npy) to start from: validated first as "
+                   "round -1 and kept, so round 0's expert is the guided search it steers and a round's model is "
+                   "kept only when it beats it.")
 @options.players()
 @options.variant()
 @options.setup()
 @options.threads()
-def train(game, out, seed, rounds, games, budget, design, hidden, deals, players, variant, setup, threads):
+def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, players, variant, setup, threads):
     """Train the learned model of GAME (played by learned and guiding expert) by expert iteration, for the table
     given by --players, --variant and --setup, and write the kept generation's model to --out."""
     def report(r):
         gain = "" if r.gain is None else (f", {r.gain[0]:+.2f} points ({r.gain[1]:+.2f} to {r.gain[2]:+.2f}) over "
                                           f"the kept model: {'kept' if r.kept else 'not kept'}")
-        terminal.echo(f"round {r.round}: {r.rows:,} positions, learned vs the strongest heuristic "
+        what = "the starting model" if r.round < 0 else f"round {r.round}: {r.rows:,} positions"
+        terminal.echo(f"{what}, learned vs the strongest heuristic "
                       f"{100 * r.share:.2f}% ({100 * r.lo:.2f} to {100 * r.hi:.2f}){gain}, {r.seconds:.0f} s")
 
+    model = None
+    if start is not None:
+        from strategies import model_files
+
+        try:
+            model = model_files.read(start)
+        except ValueError as error:
+            raise click.UsageError(f"--start {start} is not a model file ({error})") from None
     command = shlex.join(["playtest", *sys.argv[1:]]) if sys.argv[1:2] == ["train"] else None
     result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
-                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, out=out,
+                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model, out=out,
                        command=command, on_round=report)
-    terminal.echo(f"round {result.info['best']} is the kept generation; its model is in:")
+    best = result.info["best"]
+    terminal.echo(f"{'the starting model' if best < 0 else f'round {best}'} is the kept generation; its model is in:")
     click.echo(f"  {out}")   # paths are printed whole
     terminal.echo(f"and what it was trained for in {out.rsplit('.', 1)[0]}.json")

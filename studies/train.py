@@ -42,6 +42,11 @@ the game's setup table) and ``players`` give the table the games are
 recorded and validated on; ``strategies.model_files`` writes them beside the
 model.
 
+Training may start from a model (``start``, e.g. the shipped one): it is
+validated first, as round -1, and is the first kept generation, so round 0's
+expert is already the guided search steered by it, and a round's model is
+kept only when it beats it (or a later kept one).
+
 Every run is reproducible from its seed: round k plays deals ``k * games ..``
 of run ``seed``, validation deals come from run ``seed + 1``.
 """
@@ -73,7 +78,8 @@ EXPERT_FACTOR = 4   # the expert's default budget: this many times the iteration
 @dataclass
 class Round:
     """One round of expert iteration: its data, its model, the model's validation win share, and the paired
-    gain over the generation kept before it (points of win share; None for the first) and whether it is kept."""
+    gain over the generation kept before it (points of win share; None for the first) and whether it is kept.
+    Round -1 is the starting model (no data of its own)."""
 
     round: int
     rows: int
@@ -88,7 +94,8 @@ class Round:
 
 @dataclass
 class Training:
-    """What ``train`` did: every round, and the index of the kept generation, whose model is the result."""
+    """What ``train`` did: every round (the starting model first, as round -1, when there is one), and the round
+    number of the kept generation, whose model is the result."""
 
     game: str
     players: int
@@ -99,7 +106,7 @@ class Training:
     @property
     def model(self):
         """The result: the kept round's model, seat-blind (its seat-number feature read as ``SEAT_AT``)."""
-        model = self.rounds[self.best].model
+        model = next(r.model for r in self.rounds if r.round == self.best)
         return model if self.seat_feature < 0 else fold_feature(model, self.seat_feature, SEAT_AT)
 
 
@@ -201,14 +208,16 @@ def validate(simulate, game, table, model, field, deals, seed, threads=1):
 
 
 def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200,
-          players=None, variant="standard", setup=None, threads=1, at_decision=None, on_round=None):
+          players=None, variant="standard", setup=None, threads=1, at_decision=None, start=None, on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
     deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there.
     ``players``, ``variant`` and ``setup`` (a dict merged over the game's setup table) choose the table.
     ``at_decision`` None records where the game's ``recorded_at_decision`` says; True (at each seat's decisions) or False (right after its
     moves) chooses. ``threads`` records each round's games and plays the validation matches on that many
-    threads (the same rows and model on any count). Returns the ``Training``."""
+    threads (the same rows and model on any count). ``start`` (a model vector of the game's features, or None)
+    is validated first as round -1 and kept: round 0's expert is then the guided search it steers, and the
+    rounds' models must beat it. Returns the ``Training``."""
     from analyses.tune import mean_interval
 
     sset = strategy_set(game)
@@ -221,6 +230,15 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     at_decision = g.recorded_at_decision if at_decision is None else at_decision
     out = Training(game, players, sset.seat_feature)
     xs, ys, kept, kept_shares = [], [], None, None
+    if start is not None:
+        begin = time.perf_counter()
+        kept = np.asarray(start, np.float64)
+        kept_shares = validate(simulate, game, table, kept, field, deals, seed + 1, threads)
+        share = mean_interval(kept_shares)
+        out.rounds.append(Round(-1, 0, kept, share.mean, share.lo, share.hi, time.perf_counter() - begin))
+        out.best = -1
+        if on_round:
+            on_round(out.rounds[-1])
     for k in range(rounds):
         start = time.perf_counter()
         name = f"mcts@{budget}" if kept is None else f"expert@{budget}"

@@ -14,7 +14,7 @@ from simulator.core.setup import read_toml
 
 
 def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200, players=None,
-          variant="standard", setup=None, threads=None, out=None, command=None, on_round=None):
+          variant="standard", setup=None, threads=None, start=None, out=None, command=None, on_round=None):
     """Train the learned model of ``game`` by expert iteration (``playtest train``; ``studies.train``).
 
     Parameters
@@ -35,6 +35,11 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         The table trained for: the player count (None: the game's usual
         count), the rules variant and a setup table (a dict, or a TOML file)
         merged over the game's.
+    start : array_like, optional
+        A model of the game's features to start from (e.g. the shipped
+        one): validated first as round -1 and kept, so round 0's expert is
+        the guided search it steers and a round is kept only when it beats
+        it; when none does, the result is this model.
     out : str or pathlib.Path, optional
         A ``.npy`` file in an existing folder to write the kept model to,
         with its provenance (game, players, variant, setup digest,
@@ -52,14 +57,16 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         ``low``-``high``, the paired ``gain_points`` over the generation
         kept before with ``gain_low``-``gain_high``, ``kept``, ``seconds``);
         ``info["model"]`` the kept model (pass it as ``params={"learned":
-        model}``), ``info["best"]`` its round and ``info["provenance"]``.
+        model}``), ``info["best"]`` its round (-1: the starting model) and
+        ``info["provenance"]``.
         No verdict.
 
     Raises
     ------
     RunError
         A player count outside the game's range, or an ``out`` that is not a
-        ``.npy`` file in an existing folder.
+        ``.npy`` file in an existing folder, or a ``start`` that is not a model
+        of the game's features.
 
     Examples
     --------
@@ -84,12 +91,20 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         raise RunError(f"{g.title} takes {g.min_players} to {g.max_players} players, got {players}")
     override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
     config = g.configure(players, variant, override)   # a bad table or variant stops here, before any game
+    if start is not None:
+        from simulator.core.learned import check_model
+        from strategies.games import strategy_set
+
+        try:
+            start = check_model(start, strategy_set(game).n_features)
+        except ValueError as error:
+            raise RunError(f"the starting model: {error}") from None
     result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design,
                        hidden=hidden, deals=deals, players=players, variant=variant, setup=override,
-                       threads=threads, on_round=on_round)
+                       threads=threads, start=start, on_round=on_round)
     command = command or (f"api.train({game!r}, seed={seed}, rounds={rounds}, games={games}, budget={budget}, "
                           f"design={design!r}, hidden={hidden}, deals={deals}, players={players}, "
-                          f"variant={variant!r}, setup={setup!r})")
+                          f"variant={variant!r}, setup={setup!r}{'' if start is None else ', start=...'})")
     info = provenance(game, players, variant, config.setup, command)
     if out is not None:
         model_files.save(out, result.model, info)

@@ -12,6 +12,7 @@ from simulator import games
 from simulator.core.search import LEARNED_LEAF
 from strategies import model_files
 from strategies.learned import weights_path
+from cli_support import assert_refused, invoke, tree
 
 TABLE = {"pile": {"min": 9, "max": 13}}   # smaller piles than the default table's 15 to 25
 
@@ -82,3 +83,61 @@ def test_the_shipped_models_record_their_table():
         info = json.loads(model_files.sidecar(weights_path(game)).read_text())
         assert info["game"] == game and info["players"] == g.default_players
         assert info["setup_digest"] == model_files.table_digest(g.configure(g.default_players).setup)
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """Two rounds of expert iteration on the default Nim table, starting from the shipped model, with every
+    expert vector the rounds record with kept."""
+    import studies.train as training
+
+    start = np.load(weights_path("nim"))
+    vectors = []
+    original = training.expert_vector
+
+    def spy(sset, budget, model=None):
+        vectors.append(None if model is None else np.asarray(model, np.float64).copy())
+        return original(sset, budget, model)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(training, "expert_vector", spy)
+        result = api.train("nim", seed=3, rounds=2, games=20, budget=8, deals=20, start=start)
+    return start, vectors, result
+
+
+def test_training_from_a_model_validates_it_first_and_keeps_it_as_round_minus_one(started):
+    start, _, result = started
+    rounds = result.info["training"].rounds
+    assert [r.round for r in rounds] == [-1, 0, 1]
+    assert rounds[0].rows == 0 and rounds[0].kept and rounds[0].gain is None
+    np.testing.assert_array_equal(rounds[0].model, start)
+    assert all(r.gain is not None and r.kept == (r.gain[0] > 0) for r in rounds[1:])   # round 0 is gated too
+    assert result.to_polars()["round"].to_list() == [-1, 0, 1]
+
+
+def test_round_0_of_a_started_training_records_the_search_guided_by_the_starting_model(started):
+    start, vectors, _ = started
+    assert vectors[0] is not None                      # not mcts with random rollouts
+    np.testing.assert_array_equal(vectors[0], start)
+
+
+def test_the_result_of_a_started_training_is_its_last_kept_generation(started):
+    start, _, result = started
+    training = result.info["training"]
+    best = [r for r in training.rounds if r.kept][-1]
+    assert result.info["best"] == best.round
+    expected = start if best.round < 0 else training.model
+    np.testing.assert_array_equal(result.info["model"], expected)
+
+
+def test_a_starting_model_of_another_game_is_refused_before_any_game(tmp_path):
+    wrong = tmp_path / "fool.npy"
+    np.save(wrong, np.load(weights_path("fool")))
+    before = tree(tmp_path)
+    result = invoke("train", "forks", "--start", wrong, "--rounds", "1", "--games", "2", "--budget", "2",
+                    "--deals", "2", "--out", tmp_path / "m.npy")
+    assert_refused(result, "starting model", "features")
+    assert tree(tmp_path) == before
+    text = tmp_path / "notes.npy"
+    text.write_text("not a model\n")
+    assert_refused(invoke("train", "forks", "--start", text, "--out", tmp_path / "m.npy"), "--start", "not a model")
