@@ -123,6 +123,9 @@ def test_the_answer_is_the_strongest_models(tiny):
     _, found = tiny
     strongest = max(found["models"], key=lambda r: r["strength"]["value"])
     answer = found["answer"]
+    assert {"model", "verdict", "sentence", "first_seat_edge"} <= set(answer)          # issue 41's shape
+    assert set(answer["first_seat_edge"]) == {"edge", "lo", "hi"}
+    assert all(set(r["strength"]) == {"value", "lo", "hi"} for r in found["models"])
     assert answer["model"] == strongest["model"] == "greedy"
     assert answer["first_seat_edge"] == strongest["first_seat_edge"]
     assert answer["verdict"] == strongest["verdict"]
