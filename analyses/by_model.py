@@ -22,12 +22,15 @@ same deal):
 
 The **answer** (``answer``) is the strongest model's first-seat edge and
 verdict, in one sentence that names that model and how far it is ahead of
-the next strongest. Two cases get their own sentence, both judged by the
-paired difference of the two strongest models' first-seat edges over the
-games both played (a 95% t interval): where the two are level in strength
-(their difference's interval holds 0) and their edges differ, skilled play
-does not settle the question; where the strongest is ahead and the edges
-differ, the edge has not levelled off with skill.
+the next strongest. Each case is judged by the paired difference of the two
+strongest models' first-seat edges over the games both played (a 95% t
+interval): where it lies within the margin, the two agree and the answer is
+settled; where the two are level in strength (their difference's interval
+holds 0) and their edges differ (the paired interval excludes 0), skilled
+play does not settle the question; where the strongest is ahead and the
+edges differ, the edge has not levelled off with skill; otherwise (the
+paired interval holds 0 but reaches beyond the margin) whether it has
+levelled off is not shown.
 
 ``play`` writes one run directory per model and per match and
 ``by_model.json``; ``table``, ``ladder`` and ``answer`` read them back.
@@ -282,7 +285,7 @@ def verdict_words(row, margin):
 def answer(path, edges=None, margin=None):
     """The study's answer: a dict with ``model`` (the strongest measured), ``verdict``, ``sentence``,
     ``first_seat_edge`` ``{edge, lo, hi}`` (points, its interval in the verdict), ``case`` ("settled",
-    "not settled by skill", "not levelled off" or "one model") and, with two models or more, ``runner_up``,
+    "not shown levelled off", "not settled by skill", "not levelled off" or "one model") and, with two models or more, ``runner_up``,
     ``ahead`` (strength difference) and ``edge_difference`` (paired, runner-up to strongest), each
     ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None)."""
     path = Path(path)
@@ -319,10 +322,12 @@ def answer_sentence(top, second, ahead, moved, games, margin):
     over ``games`` games, all in points.
 
     "not settled by skill" when the two are level (``ahead``'s interval holds 0) and their edges differ
-    (``moved``'s interval excludes 0), "not levelled off" when ``top`` is ahead and the edges differ, else
-    "settled"."""
+    (``moved``'s interval excludes 0), "not levelled off" when ``top`` is ahead and the edges differ,
+    "settled" when ``moved``'s interval lies within ``±margin`` (the two agree within the margin the verdict
+    uses), else "not shown levelled off" (the interval holds 0 but reaches beyond the margin)."""
     (d, dlo, dhi), (e, elo, ehi) = ahead, moved
     level, differ = dlo <= 0, elo > 0 or ehi < 0
+    m = points(margin)
     x, y = f"`{top['model']}`", f"`{second['model']}`"
     verdict = verdict_words(top, margin)
     strength = f"{d:+.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}"
@@ -340,8 +345,13 @@ def answer_sentence(top, second, ahead, moved, games, margin):
         return "not levelled off", (f"{lead} It has not levelled off with skill: with {y} it is {_row_edge(second)}, "
                                     f"and from {y} to {x} it moves by {apart}, so stronger play may move it "
                                     "further.")
-    return "settled", (f"{lead} The next strongest, {y}, agrees within the intervals: with it the edge is "
-                       f"{_row_edge(second)}, and from {y} to {x} it moves by {apart}.")
+    if -margin < elo and ehi < margin:
+        return "settled", (f"{lead} The next strongest, {y}, agrees within ±{m} points: with it the edge is "
+                           f"{_row_edge(second)}, and from {y} to {x} it moves by {apart}.")
+    return "not shown levelled off", (
+        f"{lead} Whether it has levelled off with skill is not shown: with {y} it is {_row_edge(second)}, and "
+        f"from {y} to {x} it moves by {apart}, an interval reaching beyond ±{m} points; more games (-n) would "
+        "narrow it.")
 
 
 def to_json(path, edges=None, margin=None, found=None):

@@ -47,9 +47,25 @@ def test_the_answer_quotes_the_strongest_model_and_how_far_it_is_ahead():
     assert sentence.startswith("With the strongest player measured, `expert` (ahead of `learned` by 4.20 points "
                                "per seat, +2.50 to +5.90), the first player's edge is +2.12 (+1.15 to +3.08) "
                                "points: unbalanced at ±1.0.")
-    assert sentence.endswith("The next strongest, `learned`, agrees within the intervals: with it the edge is "
+    assert sentence.endswith("The next strongest, `learned`, agrees within ±1.0 points: with it the edge is "
                              "+2.00 (+0.90 to +3.10), and from `learned` to `expert` it moves by +0.12 points "
                              "(-0.60 to +0.84, paired over 6,000 games).")
+
+
+def test_edges_not_shown_to_differ_but_not_shown_within_the_margin_leave_the_levelling_off_open():
+    """The Forks case: the paired move +2.19 (-0.45 to +4.83) holds 0 but reaches beyond ±1, so the two
+    strongest are not said to agree; the same move inside ±1 (the narrower interval of more games) settles it."""
+    top, second = row("learned", 0.45, -0.75, 1.69), row("pusher", -1.30, -3.64, 1.16)
+    case, sentence = by_model.answer_sentence(top, second, (4.05, 2.95, 5.14), (2.19, -0.45, 4.83), 2000, 1.0)
+    assert case == "not shown levelled off"
+    assert "agrees" not in sentence
+    assert sentence.endswith("Whether it has levelled off with skill is not shown: with `pusher` it is -1.30 "
+                             "(-3.64 to +1.16), and from `pusher` to `learned` it moves by +2.19 points (-0.45 to "
+                             "+4.83, paired over 2,000 games), an interval reaching beyond ±1.0 points; more games "
+                             "(-n) would narrow it.")
+    assert by_model.answer_sentence(top, second, (4.05, 2.95, 5.14), (0.2, -0.9, 0.95), 2000, 1.0)[0] == "settled"
+    assert by_model.answer_sentence(top, second, (4.05, 2.95, 5.14), (0.2, -0.9, 0.95), 2000, 0.5)[0] == \
+        "not shown levelled off"
 
 
 def test_two_level_models_whose_edges_differ_do_not_settle_it_and_both_figures_are_given():
