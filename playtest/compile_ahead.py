@@ -57,14 +57,16 @@ def kernel_for(sset, strategies):
 
 
 def compile_kernel(game, name):
-    """Compile (or load from the cache) the batch kernel ``name`` of ``game`` by calling it for no game."""
+    """Compile (or load from the cache) the batch kernel ``name`` of ``game`` by calling it for no game; returns
+    the kernel."""
     from simulator.core import batch
     from simulator.core.run_options import RunOptions
     from studies import runs
 
     spec, sset = runs.prepare(RunOptions(game, games=1, strategies=["random"]))
-    kernel_of(sset, name)(spec.config.arrays, spec.sids, spec.params, 0, 0, 0,
-                          *batch.allocate(spec.game, spec.config.players, 0))
+    kernel = kernel_of(sset, name)
+    kernel(spec.config.arrays, spec.sids, spec.params, 0, 0, 0, *batch.allocate(spec.game, spec.config.players, 0))
+    return kernel
 
 
 def in_cache(game, name):
@@ -84,23 +86,27 @@ def in_cache(game, name):
     return any(key[1:] == wanted for key in cache._cache_file._load_index())
 
 
+def command(game, name):
+    """The command line of a child compiling kernel ``name`` of ``game`` for this process (this module run by
+    this Python, given this process's id)."""
+    return [sys.executable, "-m", "playtest.compile_ahead", game, name, str(os.getpid())]
+
+
 class Child:
     """A child process compiling one kernel; its standard error goes to a file, read once it has ended."""
 
     def __init__(self, game, name):
         self.game, self.name = game, name
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.process = subprocess.Popen([sys.executable, "-m", "playtest.compile_ahead", game, name],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
+        self.process = subprocess.Popen(command(game, name), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=self.log)
 
     @property
     def what(self):
-        return f"{self.title()}: {KERNELS[self.name]}"
-
-    def title(self):
+        """The kernel, as the notices name it: "Forks: the batch kernel"."""
         from simulator import games
 
-        return games.get(self.game).title
+        return f"{games.get(self.game).title}: {KERNELS[self.name]}"
 
     def wait(self):
         """Wait for the child (interruptible); None when it compiled the kernel, else why not (one line)."""
@@ -165,11 +171,7 @@ class Ahead:
         with compile_notice.waiting(f"{child.what} in a process of its own"):
             failed = child.wait()
         if failed is not None:
-            terminal.echo(f"note: compiling {child.what} in a process of its own failed ({failed}); compiling "
-                          f"it here", err=True, indent="  ")
-            from simulator.core import worker
-
-            worker.call(compile_kernel, game, name)
+            compile_here(child, failed)
 
     def gate(self, simulate, sset):
         """``simulate`` (``api.simulate``'s keywords, ``strategies`` among them) that first waits, with
@@ -202,20 +204,25 @@ class Ahead:
                         on_done(*key)
             time.sleep(POLL)
         for child, why in failed:
-            terminal.echo(f"note: compiling {child.what} in a process of its own failed ({why}); compiling it "
-                          f"here", err=True, indent="  ")
-            from simulator.core import worker
-
-            worker.call(compile_kernel, child.game, child.name)
+            compile_here(child, why)
             if on_done:
                 on_done(child.game, child.name)
         return started
 
 
-def watch_parent():
-    """In a child: end this process as soon as its parent has gone (the parent's id changes)."""
-    parent = os.getppid()
+def compile_here(child, why):
+    """After ``child`` failed (``why``, one line): say so in one line on standard error and compile its kernel in
+    this process, on the worker thread (``simulator.core.worker``: Ctrl-C stays heard)."""
+    from simulator.core import worker
 
+    terminal.echo(f"note: compiling {child.what} in a process of its own failed ({why}); compiling it here",
+                  err=True, indent="  ")
+    worker.call(compile_kernel, child.game, child.name)
+
+
+def watch_parent(parent):
+    """In a child: end this process as soon as its parent, process ``parent``, has gone (this process's parent
+    is another), even if it went before this was called."""
     def watch():
         while os.getppid() == parent:
             time.sleep(POLL)
@@ -225,15 +232,16 @@ def watch_parent():
 
 
 def main(argv):
-    """The child: ``python -m playtest.compile_ahead GAME KERNEL``; exit 0 once the kernel is in the cache, else
-    one line on standard error and exit 1. Ctrl-C and SIGTERM end it at once, even inside LLVM."""
+    """The child: ``python -m playtest.compile_ahead GAME KERNEL PARENT``; exit 0 once the kernel is in the
+    cache, else one line on standard error and exit 1. Ctrl-C and SIGTERM end it at once, even inside LLVM, and
+    so does the end of process ``PARENT``."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    watch_parent()
     import playtest
 
     try:
-        game, name = argv
+        game, name, parent = argv
+        watch_parent(int(parent))
         if name not in KERNELS:
             raise ValueError(f"unknown kernel {name!r} (choose from {', '.join(KERNELS)})")
         if playtest.ENVIRONMENT_PROBLEM:
