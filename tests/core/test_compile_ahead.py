@@ -1,8 +1,10 @@
 """Kernels compiled ahead in child processes (``playtest.compile_ahead``): the parent waits for a child instead of
-compiling the kernel too and then loads it; a kernel in the cache starts no child; a child that fails is one line
-and the kernel compiles in the parent; children compile side by side; Ctrl-C, or the parent's death, ends them.
+compiling the kernel too; a kernel in the cache starts no child; a child that fails is one line and the kernel
+compiles in the parent; children compile side by side into the parent's cache folder, from which it then loads
+them; Ctrl-C, or the parent's death, ends them.
 
-The example game Nim with its verbs called (the suite's ``PLAYTEST_INLINE=never``) keeps the compiles short."""
+The example game Nim with its verbs called (the suite's ``PLAYTEST_INLINE=never``) keeps the compiles short; one
+test compiles into an empty cache, the others use the suite's."""
 
 import os
 import signal
@@ -27,32 +29,34 @@ def empty_cache(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_the_parent_waits_for_the_child_then_loads_its_kernel_and_a_cached_kernel_starts_no_child(empty_cache):
+def test_the_parent_waits_for_its_child_and_a_cached_kernel_starts_no_child(monkeypatch):
+    compile_ahead.compile_kernel("nim", "batch")  # in the suite's cache
+    monkeypatch.setattr(compile_ahead, "in_cache", lambda game, name: False)
     with compile_ahead.Ahead() as ahead:
-        assert not compile_ahead.in_cache("nim", "batch")
         assert ahead.start("nim", "batch")
         child = ahead.children["nim", "batch"]
         assert not ahead.start("nim", "batch")  # one child per kernel
         ahead.ready("nim", "batch")
         assert child.process.returncode == 0 and not ahead.children
-        assert compile_ahead.in_cache("nim", "batch")
-        kernel = compile_ahead.compile_kernel("nim", "batch")
-        assert sum(kernel.stats.cache_hits.values()) == 1 and sum(kernel.stats.cache_misses.values()) == 0
+        monkeypatch.undo()
         assert not ahead.start("nim", "batch") and not ahead.children  # in the cache: no child
         ahead.ready("nim", "batch")  # nothing to wait for
 
 
-def test_a_child_that_fails_is_said_in_one_line_and_its_kernel_compiles_here(empty_cache, monkeypatch, capfd):
+def test_a_child_that_fails_is_said_in_one_line_and_its_kernel_compiles_here(monkeypatch, capfd):
+    compiled, compile_kernel = [], compile_ahead.compile_kernel
+    monkeypatch.setattr(compile_ahead, "in_cache", lambda game, name: False)
     monkeypatch.setattr(compile_ahead, "command", lambda game, name: [
         sys.executable, "-c", "import sys; sys.exit('MemoryError: no memory left')"])
+    monkeypatch.setattr(compile_ahead, "compile_kernel", lambda *key: compiled.append(key) or compile_kernel(*key))
     with compile_ahead.Ahead() as ahead:
         assert ahead.start("nim", "batch")
         ahead.ready("nim", "batch")
+    assert compiled == [("nim", "batch")]
     err = capfd.readouterr().err
     assert err.count("note:") == 1 and "Traceback" not in err
     assert ("note: compiling Nim (example game): the batch kernel in a process of its own failed (MemoryError: no "
             "memory left); compiling it here") in " ".join(err.split())  # one message, wrapped to the width
-    assert compile_ahead.in_cache("nim", "batch")  # compiled here
 
 
 def test_a_child_says_what_went_wrong_in_one_line():
@@ -76,7 +80,10 @@ def test_kernels_compile_side_by_side_in_children(empty_cache, monkeypatch):
         compiled = ahead.run([("nim", "batch"), ("nim", "files")], 2, on_done=lambda *key: done.append(key))
     assert compiled == 2 and running_at_start == [0, 1]
     assert sorted(done) == [("nim", "batch"), ("nim", "files")]
-    assert compile_ahead.in_cache("nim", "batch") and compile_ahead.in_cache("nim", "files")
+    for name in ("batch", "files"):  # in this process's cache folder: loaded, not compiled again
+        assert compile_ahead.in_cache("nim", name)
+        stats = compile_ahead.compile_kernel("nim", name).stats
+        assert sum(stats.cache_hits.values()) == 1 and sum(stats.cache_misses.values()) == 0
 
 
 def test_skill_compiles_the_search_kernel_ahead_only_beside_a_heuristic(tmp_path, monkeypatch):
