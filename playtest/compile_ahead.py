@@ -86,6 +86,13 @@ def in_cache(game, name):
     return any(key[1:] == wanted for key in cache._cache_file._load_index())
 
 
+def describe(game, name):
+    """Kernel ``name`` of ``game`` as the notices name it: "Forks: the batch kernel"."""
+    from simulator import games
+
+    return f"{games.get(game).title}: {KERNELS[name]}"
+
+
 def command(game, name):
     """The command line of a child compiling kernel ``name`` of ``game`` for this process (this module run by
     this Python, given this process's id)."""
@@ -103,10 +110,7 @@ class Child:
 
     @property
     def what(self):
-        """The kernel, as the notices name it: "Forks: the batch kernel"."""
-        from simulator import games
-
-        return f"{games.get(self.game).title}: {KERNELS[self.name]}"
+        return describe(self.game, self.name)
 
     def wait(self):
         """Wait for the child (interruptible); None when it compiled the kernel, else why not (one line)."""
@@ -158,7 +162,12 @@ class Ahead:
         """Start compiling kernel ``name`` of ``game`` in a child process; True if a child was started."""
         if (game, name) in self.children or in_cache(game, name):
             return False
-        self.children[game, name] = Child(game, name)
+        try:
+            self.children[game, name] = Child(game, name)
+        except OSError as exc:  # no process to be had: the kernel compiles here when it is needed
+            terminal.echo(f"note: could not start a process to compile {describe(game, name)} ({exc}); it "
+                          f"compiles here when needed", err=True, indent="  ")
+            return False
         return True
 
     def ready(self, game, name):

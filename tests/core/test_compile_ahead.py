@@ -59,6 +59,17 @@ def test_a_child_that_fails_is_said_in_one_line_and_its_kernel_compiles_here(mon
             "memory left); compiling it here") in " ".join(err.split())  # one message, wrapped to the width
 
 
+def test_a_child_that_cannot_start_is_one_line_and_the_kernel_compiles_when_needed(monkeypatch, tmp_path, capfd):
+    monkeypatch.setattr(compile_ahead, "in_cache", lambda game, name: False)
+    monkeypatch.setattr(compile_ahead, "command", lambda game, name: [str(tmp_path / "no-such-python")])
+    with compile_ahead.Ahead() as ahead:
+        assert not ahead.start("nim", "search") and not ahead.children
+        ahead.ready("nim", "search")  # nothing to wait for
+    err = " ".join(capfd.readouterr().err.split())
+    assert err.startswith("note: could not start a process to compile Nim (example game): the batch kernel with ")
+    assert err.endswith("it compiles here when needed")
+
+
 def test_a_child_says_what_went_wrong_in_one_line():
     child = subprocess.run([sys.executable, "-m", "playtest.compile_ahead", "nim", "everything",
                             str(os.getpid())],
