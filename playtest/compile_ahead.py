@@ -193,14 +193,21 @@ class Ahead:
 
     def run(self, pairs, processes, on_done=None):
         """Compile every ``(game, name)`` of ``pairs``, at most ``processes`` children at a time, each kernel
-        not cached in a child of its own; ``on_done(game, name)`` after each. A child that failed is said and
-        its kernel compiled here, after the others. Returns the number of kernels that were not cached."""
+        not cached in a child of its own; ``on_done(game, name)`` after each. Kernels of one game share most
+        of their callees (the engine's verbs, the built-in strategies), which the first to finish leaves in
+        the cache for the next, so a kernel starts only while no other kernel of its game compiles: side by
+        side run the kernels of different games. A child that failed is said and its kernel compiled here,
+        after the others. Returns the number of kernels that were not cached."""
         todo, started, failed = list(pairs), 0, []
         while todo or self.children:
-            while todo and len(self.children) < processes:
-                game, name = todo.pop(0)
+            busy = {game for game, _ in self.children}
+            free = [pair for pair in todo if pair[0] not in busy]
+            while free and len(self.children) < processes:
+                game, name = pair = free.pop(0)
+                todo.remove(pair)
                 if self.start(game, name):
                     started += 1
+                    free = [other for other in free if other[0] != game]
                 elif on_done:
                     on_done(game, name)
             for key, child in list(self.children.items()):

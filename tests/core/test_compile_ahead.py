@@ -78,20 +78,22 @@ def test_a_child_says_what_went_wrong_in_one_line():
     assert child.stderr == "ValueError: unknown kernel 'everything' (choose from batch, files, search)\n"
 
 
-def test_kernels_compile_side_by_side_in_children(monkeypatch):
+def test_kernels_of_different_games_compile_side_by_side_and_of_one_game_one_after_the_other(monkeypatch):
     monkeypatch.setattr(compile_ahead, "in_cache", lambda game, name: False)  # the children load them
-    running_at_start, done = [], []
+    started, done = [], []
     with compile_ahead.Ahead() as ahead:
         child = compile_ahead.Child
 
-        def counted(game, name):
-            running_at_start.append(sum(c.process.poll() is None for c in ahead.children.values()))
+        def counted(game, name):  # the kernel and the kernels compiling as it starts
+            started.append(((game, name), sorted(k for k, c in ahead.children.items() if c.process.poll() is None)))
             return child(game, name)
 
         monkeypatch.setattr(compile_ahead, "Child", counted)
-        compiled = ahead.run([("nim", "batch"), ("nim", "files")], 2, on_done=lambda *key: done.append(key))
-    assert compiled == 2 and running_at_start == [0, 1]
-    assert sorted(done) == [("nim", "batch"), ("nim", "files")]
+        compiled = ahead.run([("nim", "batch"), ("nim", "files"), ("forks", "batch")], 2,
+                             on_done=lambda *key: done.append(key))
+    assert compiled == 3 and sorted(done) == [("forks", "batch"), ("nim", "batch"), ("nim", "files")]
+    assert started[:2] == [(("nim", "batch"), []), (("forks", "batch"), [("nim", "batch")])]
+    assert started[2][0] == ("nim", "files") and ("nim", "batch") not in started[2][1]
 
 
 def test_a_child_compiles_into_the_cache_folder_the_parent_then_loads_from(empty_cache):
