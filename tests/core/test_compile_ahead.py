@@ -138,14 +138,14 @@ def alive(pid):
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "parent-killed"])
 def test_no_child_compiles_on_after_warm_is_stopped(tmp_path, signum):
     env = dict(os.environ, PLAYTEST_CACHE_DIR=str(tmp_path))
-    warm = subprocess.Popen([sys.executable, "-m", "playtest", "warm", "forks"], stdout=subprocess.PIPE,
+    warm = subprocess.Popen([sys.executable, "-m", "playtest", "warm", "forks", "fool"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while len(children := children_of(warm.pid)) < 2:
             assert warm.poll() is None, warm.communicate()
-            assert time.monotonic() < deadline, "warm started no two children within two minutes"
+            assert time.monotonic() < deadline, "warm started no two children (one per game) within two minutes"
             time.sleep(0.1)
         warm.send_signal(signum)   # to the parent only: a terminal's Ctrl-C would reach the children too
         _, err = warm.communicate(timeout=60)
