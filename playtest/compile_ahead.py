@@ -4,7 +4,7 @@ numba compiles one kernel at a time on one core, and a cold command that
 needs two independent kernels (``playtest skill`` needs the heuristics' batch
 kernel and the one with the search and learned players) would pay their sum.
 A child process started here (``python -m playtest.compile_ahead GAME
-KERNEL``) compiles a kernel into numba's cache (the versioned folder of
+KERNEL PARENT``) compiles a kernel into numba's cache (the versioned folder of
 ``simulator.core.compile_cache``, under ``$PLAYTEST_CACHE_DIR``, with the
 parent's ``PLAYTEST_INLINE``), while this process goes on; before this
 process first calls that kernel it waits for the child (``Ahead.ready``) and
