@@ -1,34 +1,28 @@
-"""``playtest warm [GAME...]``: compile the kernels of games ahead of use, with a progress bar."""
+"""``playtest warm [GAME...]``: compile the kernels of games ahead of use, in parallel, with a progress bar."""
+
+import os
+import time
 
 import click
 
-from playtest import compile_notice, options, terminal
+from playtest import compile_ahead, compile_notice, options, terminal
 from simulator import games as game_registry
-from simulator.core import worker
 
 __all__ = ["warm"]
 
 
-def steps(game, search):
-    """``[(what, compile)]`` for a game: each a kernel the first run of a command would compile (or load)."""
-    from playtest import api
-    from simulator.core import batch
+def kernels(game, search):
+    """The names (``compile_ahead.KERNELS``) of the kernels the first runs of a game's commands compile: the
+    batch kernel, the kernel for strategy files and, with ``search`` (where the game has the search player),
+    the batch kernel with the search and learned players."""
+    from strategies.games import strategy_set
 
-    spec, sset = api.prepare(game, games=1, strategies=["random"])
+    return ["batch", "files"] + (["search"] if search and strategy_set(game).search_sid >= 0 else [])
 
-    def batch_kernel(run_chunk):
-        def compile_it():
-            run_chunk(spec.config.arrays, spec.sids, spec.params, 0, 0, 0,
-                      *batch.allocate(spec.game, spec.config.players, 0))
-        return compile_it
 
-    title = spec.game.title
-    out = [(f"{title}: the batch kernel", batch_kernel(sset.kernels()[0])),
-           (f"{title}: the kernel for strategy files", batch_kernel(sset.slot_kernels()[0]))]
-    if search and sset.search_sid >= 0:
-        out.append((f"{title}: the batch kernel with the search and learned players",
-                    batch_kernel(sset.kernels(search=True)[0])))
-    return out
+def processes():
+    """Child processes compiling at a time: one per core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @click.command()
@@ -37,19 +31,18 @@ def steps(game, search):
 def warm(game, search):
     """Compile the kernels of each GAME (default: every game) now, so that later commands start at once.
 
+    Each kernel not cached yet compiles in a process of its own, as many at a time as there are cores.
     Compiled code is cached (see `PLAYTEST_CACHE_DIR` in the README) until playtest's sources change; a
-    kernel already cached is only loaded.
+    kernel already cached is left as it is.
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = compile_notice.console()
-    todo = [step for name in (game or game_registry.names()) for step in steps(name, search)]
-    before = compile_notice.seconds()
+    todo = [(name, kernel) for name in (game or game_registry.names()) for kernel in kernels(name, search)]
+    started, at_once = time.perf_counter(), processes()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=console, transient=True) as bar:
-        task = bar.add_task("compiling", total=len(todo))
-        for what, compile_it in todo:
-            bar.update(task, description=what)
-            worker.call(compile_it)
-            bar.advance(task)
-    terminal.echo(f"{len(todo)} kernels ready; compiled in {compile_notice.seconds() - before:.1f} s")
+                  TimeElapsedColumn(), console=compile_notice.console(), transient=True) as bar, \
+            compile_ahead.Ahead() as ahead:
+        task = bar.add_task(f"compiling in up to {at_once} processes", total=len(todo))
+        compiled = ahead.run(todo, at_once, on_done=lambda *_: bar.advance(task))
+    terminal.echo(f"{len(todo)} kernels ready in {time.perf_counter() - started:.1f} s; {compiled} compiled, "
+                  f"up to {at_once} at a time")

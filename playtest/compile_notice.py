@@ -10,9 +10,12 @@ play time.
 
 Kernels are named by the label ``simulator.core.kernels.bind_engine`` gives
 them (``playtest_label``, e.g. "Forks: batch kernel"); a function compiled
-alone is named by its own name.
+alone is named by its own name. A wait for a kernel compiled by a child
+process (``waiting``, ``playtest.compile_ahead``) is said and counted as a
+compile here.
 """
 
+import contextlib
 import functools
 import sys
 import threading
@@ -22,7 +25,7 @@ from numba.core import event
 
 from playtest import terminal
 
-__all__ = ["install", "seconds", "closing_line"]
+__all__ = ["install", "seconds", "waiting", "closing_line"]
 
 _state = {"seconds": 0.0, "installed": False}
 _local = threading.local()
@@ -32,6 +35,21 @@ def name_of(dispatcher):
     """The label of a compiled kernel, else its function's name without a cache tag."""
     label = getattr(dispatcher, "playtest_label", None)
     return label or getattr(dispatcher, "py_func", dispatcher).__name__
+
+
+def announce(console, what):
+    """Say that ``what`` compiles (see the module docstring); returns the live line to stop when it is done, or
+    None."""
+    if not has_descriptor(sys.stderr):
+        return None
+    text = f"compiling {what} (first run of this version of playtest; a minute or two, then cached)"
+    if console.is_terminal and not live():
+        status = console.status(text)
+        status.start()
+        return status
+    if not console.is_terminal:
+        console.print(text)
+    return None
 
 
 class Notice(event.Listener):
@@ -47,14 +65,7 @@ class Notice(event.Listener):
         what = name_of(ev.data["dispatcher"])
         if depth == 0:
             _local.started, _local.top = time.perf_counter(), what
-            if not has_descriptor(sys.stderr):
-                return
-            text = f"compiling {what} (first run of this version of playtest; a minute or two, then cached)"
-            if self.console.is_terminal and not live():
-                self.status = self.console.status(text)
-                self.status.start()
-            elif not self.console.is_terminal:
-                self.console.print(text)
+            self.status = announce(self.console, what)
         elif self.status is not None:
             self.status.update(f"compiling {_local.top}: {what}")
 
@@ -95,6 +106,20 @@ def install():
     if not _state["installed"]:
         event.register("numba:compile", Notice())
         _state["installed"] = True
+
+
+@contextlib.contextmanager
+def waiting(what):
+    """While this process waits for ``what`` to be compiled by another (``playtest.compile_ahead``): say so as
+    a compile here is said (once ``install``ed), and count the wait in ``seconds()``."""
+    status = announce(console(), what) if _state["installed"] else None
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        _state["seconds"] += time.perf_counter() - started
+        if status is not None:
+            status.stop()
 
 
 def seconds():

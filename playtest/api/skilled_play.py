@@ -4,6 +4,7 @@ from pathlib import Path
 
 import polars as pl
 
+from playtest import compile_ahead
 from playtest.api.deprecation import _deprecated
 from playtest.api.results import Result
 from playtest.api.run import check, simulate
@@ -236,7 +237,10 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
     precision, cap, deals, margin and chunk size whose models begin the list:
     its finished runs are kept, an interrupted one continues, models added at
     the end are played). ``on_stage`` and ``on_progress`` are
-    ``analyses.by_model.play``'s.
+    ``analyses.by_model.play``'s. When the ladder has both heuristics and
+    search or learned models, the kernel with the search and learned players
+    compiles in a process of its own (``playtest.compile_ahead``) while this
+    one compiles and plays the heuristics.
 
     Returns a ``Result`` whose ``frame`` is the table by model
     (``analyses.by_model.table``: strength, first-seat edge with its interval
@@ -287,7 +291,12 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
         check(game, players=players, seed=seed, games=deals, strategies=lineup, chunk_size=chunk_size,
               rotate_seats=True, params={m: params[m] for m in set(lineup) if m in params} or None,
               out=out / study_of.match_name(index))
-    study_of.play(simulate, out, study, resume=resume, on_stage=on_stage, on_progress=on_progress, threads=threads)
+    with compile_ahead.Ahead() as ahead:
+        # the search-and-learned kernel compiles in a child while this process compiles and plays the heuristics
+        if {compile_ahead.kernel_for(sset, [m]) for m in models} == {"batch", "search"}:
+            ahead.start(game, "search")
+        study_of.play(ahead.gate(simulate, sset), out, study, resume=resume, on_stage=on_stage,
+                      on_progress=on_progress, threads=threads)
     edges = study_of.table(out, margin)[1]
     found = study_of.answer(out, edges, margin)
     return Result(edges, found["sentence"], dir=out, info={"answer": found})

@@ -24,10 +24,19 @@ def test_a_compile_is_named_on_stderr_in_a_log_and_its_time_counted(capfd):
     assert capfd.readouterr().err == ""
 
 
+def test_a_wait_for_a_compile_elsewhere_is_said_and_counted_as_compiling(capfd):
+    compile_notice.install()
+    before = compile_notice.seconds()
+    with compile_notice.waiting("a kernel in another process"):
+        pass
+    assert capfd.readouterr().err.startswith("compiling a kernel in another process (")
+    assert compile_notice.seconds() > before
+
+
 def test_warm_compiles_or_loads_the_kernels_of_a_game():
     result = CliRunner().invoke(cli, ["warm", "forks"])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[-1].startswith("2 kernels ready; compiled in ")
+    assert result.output.splitlines()[-1].startswith("2 kernels ready in ")
 
 
 def test_warm_refuses_an_unknown_game():
