@@ -18,7 +18,13 @@ same deal):
 3. **A study sized for the answer**: the strongest model measured keeps
    playing until its verdict is conclusive at the margin (balanced or
    unbalanced) or ``max_games``; each extension is planned from the verdict's
-   own ``games_needed``. The weaker rungs keep the games of stage 1.
+   own ``games_needed``. Where that plan lies beyond ``FUTILE`` times
+   ``max_games`` (or no number of games would settle it, the largest edge
+   sitting at the margin), it stops at once: ``games_needed`` is planned to
+   settle 4 times in 5 if the edges stay where they are, and with a quarter
+   of those games the chance is about 1 in 4 or less, so playing on to the
+   cap would most likely end inconclusive too. The answer then says how many games would settle it.
+   The weaker rungs keep the games of stage 1.
 
 The **answer** (``answer``) is the strongest model's first-seat edge and
 verdict, in one sentence that names that model and how far it is ahead of
@@ -57,6 +63,7 @@ EXPERT = "expert"
 CONCLUSIVE = ("balanced", "unbalanced")
 GROWTH = 1.25  # an extension plans this many times the games the verdict says would settle it ...
 MOST = 4  # ... and at most this many times the games played, so that an early settling is seen early
+FUTILE = 4  # no extension when the verdict plans more than this many times the cap (see the module docstring)
 
 
 def default_models(strategies, mcts=None):
@@ -169,18 +176,29 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
 
 
 def extensions(run_dir, study):
-    """The games planned for each extension of a run until its verdict at the study's margin is conclusive
-    or it reached ``max_games`` (a generator, read again after each extension is played): ``GROWTH`` times
-    the verdict's ``games_needed`` but at most ``MOST`` times the games played, at least one chunk more, at
-    most the cap."""
+    """The games planned for each extension of a run until its verdict at the study's margin is conclusive,
+    it reached ``max_games``, or the cap cannot settle it (a generator, read again after each extension is
+    played): ``GROWTH`` times the verdict's ``games_needed`` but at most ``MOST`` times the games played, at
+    least one chunk more, at most the cap. Nothing more is planned once the cap cannot settle it
+    (``beyond_cap``)."""
     while True:
         run = open_run(run_dir)
         verdict = seat_verdict(run.seats, study["margin"], manifest=run.manifest)
         games = run.manifest["games_done"]
-        if verdict.kind in CONCLUSIVE or games >= study["max_games"]:
+        if verdict.kind in CONCLUSIVE or games >= study["max_games"] or beyond_cap(verdict, study["max_games"]):
             return
         needed = verdict.games_needed or study["max_games"]
         yield min(study["max_games"], max(min(math.ceil(GROWTH * needed), MOST * games), games + study["chunk_size"]))
+
+
+def beyond_cap(verdict, cap):
+    """True when an inconclusive ``verdict`` plans more than ``FUTILE`` times ``cap`` games to settle, or none at
+    all although it had enough units to plan from (its largest edge sits at the margin)."""
+    if verdict.kind != "inconclusive":
+        return False
+    if verdict.games_needed is None:
+        return verdict.deals >= planning.MIN_UNITS
+    return verdict.games_needed > FUTILE * cap
 
 
 def _target_half_width(run_dir, games, planned):
@@ -232,7 +250,8 @@ def table(path, margin=None):
     """``(manifest, frame)``: one row per model in the order played, with its strength (points per seat, 95%),
     the first seat's edge with its interval in the seat verdict (``low``, ``high``, points), the seat verdict
     at ``margin`` points (the study's by default: kind, sentence, and its largest seat, edge, low, high),
-    the games played, whether the run played the cap, the seconds of the calls and of play alone."""
+    the games played, the games its verdict says would settle it (None unless inconclusive), whether the
+    run played the cap, the seconds of the calls and of play alone."""
     path = Path(path)
     manifest = read_manifest(path)
     margin = manifest.get("margin", 1.0) if margin is None else margin
@@ -247,6 +266,7 @@ def table(path, margin=None):
                      "first_seat_edge": first.edge if first else math.nan, "low": first.lo if first else math.nan,
                      "high": first.hi if first else math.nan,
                      "verdict": verdict.kind, "verdict_sentence": verdict.sentence(),
+                     "games_needed": verdict.games_needed,
                      "largest_seat": big.seat if big else None, "largest_edge": big.edge if big else math.nan,
                      "largest_low": big.lo if big else math.nan, "largest_high": big.hi if big else math.nan,
                      "games": int(run.manifest["games_done"]),
@@ -339,8 +359,10 @@ def answer_sentence(top, second, ahead, moved, games, margin):
             f"{x} ({verdict}) and {_row_edge(second)} with {y} ({verdict_words(second, margin)}), {apart} apart.")
     where = f"ahead of {y} by {d:.2f} points per seat, {dlo:+.2f} to {dhi:+.2f}" if not level else \
         f"level in strength with {y}: {strength}"
+    needed = top.get("games_needed") if top["verdict"] == "inconclusive" else None
+    settles = f" (about {needed:,} games in all would settle it)" if needed else ""
     lead = (f"With the strongest player measured, {x} ({where}), the first player's edge is {_row_edge(top)} "
-            f"points: {verdict}.")
+            f"points: {verdict}{settles}.")
     if differ:
         return "not levelled off", (f"{lead} It has not levelled off with skill: with {y} it is {_row_edge(second)}, "
                                     f"and from {y} to {x} it moves by {apart}, so stronger play may move it "

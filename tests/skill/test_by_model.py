@@ -163,6 +163,33 @@ def test_the_strongest_plays_on_until_its_verdict_settles_and_the_weaker_rung_do
     assert seat_verdict(early, 6.0).kind == "inconclusive"     # so the extension was needed
 
 
+def test_the_strongest_stops_where_the_cap_cannot_settle_its_verdict_and_the_answer_says_what_would(tmp_path):
+    """At ±6 points greedy's verdict after the 400 games of the precision plans more than 4 times a 500-game cap
+    (with a 2,000-game cap it plays on and settles: the test above): it stops at 400 instead of playing to the
+    cap, and the answer gives the games its verdict says would settle it."""
+    out = tmp_path / "futile"
+    result = CliRunner().invoke(cli, TINY[:7] + ["500"] + TINY[8:] + ["--margin", "6", "--out", str(out),
+                                                                      "--json", "--no-report"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert {r["model"]: r["games"] for r in found["models"]} == {"random": 400, "greedy": 400}
+    verdict = seat_verdict(open_run(out / "02-greedy").seats, 6.0)
+    assert verdict.kind == "inconclusive" and verdict.games_needed > 4 * 500
+    assert found["answer"]["verdict"] == "inconclusive"
+    assert f"inconclusive at ±6.0 (about {verdict.games_needed:,} games in all would settle it)." in \
+        found["answer"]["sentence"]
+
+
+def test_a_verdict_is_beyond_the_cap_only_when_inconclusive_and_planned_past_it_or_at_the_margin():
+    from types import SimpleNamespace as V
+
+    assert by_model.beyond_cap(V(kind="inconclusive", games_needed=8001, deals=400), 2000)
+    assert not by_model.beyond_cap(V(kind="inconclusive", games_needed=8000, deals=400), 2000)   # 4 x the cap
+    assert by_model.beyond_cap(V(kind="inconclusive", games_needed=None, deals=400), 2000)    # at the margin
+    assert not by_model.beyond_cap(V(kind="inconclusive", games_needed=None, deals=10), 2000)  # too few to plan
+    assert not by_model.beyond_cap(V(kind="unbalanced", games_needed=None, deals=400), 2000)
+
+
 def test_the_report_the_markdown_and_the_table_name_every_model(tiny):
     out, _ = tiny
     page = (out / "report.html").read_text()
