@@ -32,18 +32,18 @@ INCOME_LANE, CARDS_LANE, DICE_LANE = 0, 1, 2
 
 
 @nb.njit(cache=True)
-def play_policy(policy, rounds, rules, draws, out):
+def play_policy(policy, rounds, rules, income, cards, roll_a, roll_b, out):
     """Play one policy through a game whose round-by-round draws are given; write ``COLUMNS`` to ``out``.
 
     Jit-compiled. ``policy`` is ``(wish_from, keep, cash_out)`` (``wish_from``
     -1 never wishes), ``rules`` ``(start_beans, beans_per_card,
-    coins_per_bean, faces)``; ``draws`` is ``(income, cards, roll_a,
-    roll_b)``: per round the bean income, the unwanted cards and the two dice
-    (used only if the player wishes).
+    coins_per_bean, faces)``, both numbers only (a record of arrays would
+    cost reference counting at every call); ``income``, ``cards``,
+    ``roll_a`` and ``roll_b`` hold per round the bean income, the unwanted
+    cards and the two dice (used only if the player wishes).
     """
     wish_from, keep, cash_out = policy
     start_beans, beans_per_card, coins_per_bean, faces = rules
-    income, cards, roll_a, roll_b = draws
     beans = start_beans
     out[:] = 0
     for r in range(rounds):
@@ -103,7 +103,7 @@ def simulate_kernel(seed, trials, rounds, rules, income_draw, card_draw, policie
             roll_a[r] = randint(state, faces) + 1
             roll_b[r] = randint(state, faces) + 1
         for p in range(n_pol):
-            play_policy((wish_from[p], keep[p], cash_out[p]), rounds, rules, (income, cards, roll_a, roll_b),
+            play_policy((wish_from[p], keep[p], cash_out[p]), rounds, rules, income, cards, roll_a, roll_b,
                         out[i, p])
     return out
 
