@@ -137,8 +137,8 @@ def record(sset, config, sids, params, seed, start, count, positions, threads=1)
     while True:
         feats = np.empty((capacity, sset.n_features), np.float64)
         game_of, seat_of, target = np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(capacity)
-        rows = recorder(config.arrays, sids, params, seed, start, count, int(positions), feats, game_of, seat_of,
-                        target, *scratch)
+        rows = recorder(config.arrays, sids, params, seed, start, count, int(positions),
+                        (feats, game_of, seat_of, target), scratch)
         if rows >= 0:
             return feats[:rows], target[:rows]
         if rows < -1:

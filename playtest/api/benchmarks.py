@@ -25,8 +25,8 @@ def bench(*, names=None, games=None, parts=None, out=None, on_line=None):
         then warm, with its play time alone; ``studies.bench.processes.first_answer_commands``), ``end-to-end`` (play and
         write), ``encodings`` (chunk files),
         ``search`` (the search player's iterations/s and the all-``mcts`` and all-``learned`` tables) and
-        ``state-api`` (the kernels before the state API, exported from git and compiled in a process of its
-        own).
+        ``state-api`` (the kernels of issue 45's reference commit, exported from git and compiled in a
+        process of its own).
     out : str or pathlib.Path, optional
         A markdown file to write the tables to (``bench/results.md`` for ``make bench``; None: not written).
     on_line : callable, optional

@@ -102,13 +102,16 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     """
     from analyses import survey as surveys
 
-    run = dict(games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats, variant=variant,
-               setup=setup, params=params, strategy_files=strategy_files, threads=threads)
-    if not isinstance(game, RunOptions):
+    if isinstance(game, RunOptions):  # refused with any run keyword beside it
+        base = options_of(survey, game, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+                          variant=variant, setup=setup, params=params, strategy_files=strategy_files, threads=threads)
+    else:
         override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
         first = list(counts if counts is not None else table_counts(game, override))[:1]
-        run.update(games=games or surveys.DEFAULT_GAMES, setup=override, players=first[0] if first else None)
-    base = options_of(survey, game, **run)
+        base = options_of(survey, RunOptions(game, players=first[0] if first else None,
+                                             games=games or surveys.DEFAULT_GAMES, seed=seed, strategies=strategies,
+                                             rotate_seats=rotate_seats, variant=variant, setup=override,
+                                             params=params, strategy_files=strategy_files, threads=threads))
     counts = list(counts) if counts is not None else table_counts(base.game, base.setup)
     names = base.strategies
 
@@ -187,11 +190,17 @@ def compensate(game, *, players=None, knob="seat_bonus", games=None, max_games=N
     """
     from analyses.compensate import compensate as solve, planned_games
 
-    run = dict(players=players, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
-               variant=variant, setup=setup, params=params, strategy_files=strategy_files, threads=threads)
-    if not isinstance(game, RunOptions) and games is None:
-        run.update(games=planned_games(margin, players or game_registry.get(game).default_players))
-    base = options_of(compensate, game, **run)
+    if isinstance(game, RunOptions):  # refused with any run keyword beside it
+        base = options_of(compensate, game, players=players, games=games, seed=seed, strategies=strategies,
+                          rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
+                          strategy_files=strategy_files, threads=threads)
+    else:
+        if games is None:
+            games = planned_games(margin, players or game_registry.get(game).default_players)
+        base = options_of(compensate, RunOptions(game, players=players, games=games,
+                                                 seed=seed, strategies=strategies, rotate_seats=rotate_seats,
+                                                 variant=variant, setup=setup, params=params,
+                                                 strategy_files=strategy_files, threads=threads))
     players = base.players
     override, start = knob_row(base.game, players, knob, base.variant, base.setup)
     check(base)

@@ -355,17 +355,18 @@ BLOCK = 256  # games a thread of the batch kernel takes at a time
 RAISED = -1  # the batch kernel's status of a game in which a strategy raised
 
 
-def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat_stats, game_stats, status, taken,
-                leader_rounds):
+def play_blocks(arrays, sids, params, seed, start, count, outputs, taken, leader_rounds):
     """Kernel template: one thread's share of games ``start .. start+count-1`` (see ``BatchKernel``).
 
-    The games are cut into blocks of ``BLOCK``; the thread allocates one
-    state and takes the next unplayed block from the shared counter
-    ``taken`` (``simulator.core.atomic``) until none is left. So a thread
-    slowed down by the process's writer delays no other. Game ``k`` writes
-    only row ``k`` of the outputs, with its ``status``: 0, 1+seat of an
-    illegal choice, or ``RAISED``, so the rows do not depend on which thread
-    played them.
+    ``outputs`` is the record ``(scores, standing, seat_stats, game_stats,
+    status)`` of ``simulator.core.batch.allocate``, one row per game. The
+    games are cut into blocks of ``BLOCK``; the thread allocates one state
+    and takes the next unplayed block from the shared counter ``taken``
+    (``simulator.core.atomic``) until none is left. So a thread slowed down
+    by the process's writer delays no other. Game ``k`` writes only row
+    ``k`` of the outputs, with its ``status``: 0, 1+seat of an illegal
+    choice, or ``RAISED``, so the rows do not depend on which thread played
+    them.
 
     A game's exception is caught here: the game is marked and the block goes
     on with the next one (each game starts with ``reset``); the caller
@@ -373,6 +374,7 @@ def play_blocks(arrays, sids, params, seed, start, count, scores, standing, seat
     and a raise, not once per game: per game it cost Forks about 10% of its
     speed (measured).
     """
+    scores, standing, seat_stats, game_stats, status = outputs
     n_blocks = (count + BLOCK - 1) // BLOCK
     no_trace = np.empty(0, np.int64)
     b = fetch_add(taken, 1)
@@ -419,7 +421,7 @@ class BatchKernel:
 
     def __call__(self, arrays, sids, params, seed, start, count, *outputs, leader_rounds=leaders.ROUNDS):
         taken = np.zeros(1, np.int64)
-        args = (arrays, sids, params, seed, start, count, *outputs, taken, min(int(leader_rounds), leaders.ROUNDS))
+        args = (arrays, sids, params, seed, start, count, outputs, taken, min(int(leader_rounds), leaders.ROUNDS))
         errors = []
 
         def share():

@@ -37,18 +37,21 @@ from simulator.core.state import is_terminal, to_move
 AFTER_MOVE, AT_DECISION, EVERY_SEAT = 0, 1, 2   # where record_games records (``positions``)
 
 
-def record_games(arrays, sids, params, seed, start, count, positions, feats, game_of, seat_of, target, scores,
-                 standing, seat_stats, game_stats):
+def record_games(arrays, sids, params, seed, start, count, positions, rows, outputs):
     """Kernel template: play games ``start .. start+count-1`` of run ``seed`` one after another; return the rows.
 
-    Row r holds ``feats[r, :N_FEATURES]`` (the features of what seat
+    ``rows`` is the record ``(feats, game_of, seat_of, target)``: row r
+    holds ``feats[r, :N_FEATURES]`` (the features of what seat
     ``seat_of[r]`` observes in game ``game_of[r]`` at one of the
     ``positions``: ``AT_DECISION``, ``AFTER_MOVE`` or ``EVERY_SEAT``, see
     the module) and ``target[r]``, that seat's win share of the game.
-    ``scores``... are one game's output rows.
+    ``outputs`` is the record ``(scores, standing, seat_stats, game_stats)``
+    of one game's output rows, written by each game in turn.
     Returns -1 when ``feats`` has too few rows (call again with more), or
     -(2+seat) when that seat's strategy chose illegally.
     """
+    feats, game_of, seat_of, target = rows
+    scores, standing, seat_stats, game_stats = outputs
     state = new_state(arrays, params)
     buf = new_search(arrays, params, sids)
     lbuf = buf[-1]

@@ -45,14 +45,21 @@ def fame_after_cleanup(fame, divisor):
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
-def simulate_kernel(seed, trials, rounds, cap, divisor, threshold, park_stars, capacity, attractions,
-                    noise_values, noise_cum, gain_round, gain_values, gain_cum):
+def simulate_kernel(seed, trials, rounds, rules, park, noise, plans):
     """Play every plan for ``rounds`` rounds in ``trials`` trials; return ``int64[trials, plans, rounds, COLUMNS]``.
 
-    Jit-compiled, parallel over trials. Row ``r`` holds the Guests-step fame,
-    star total and guests of round ``r``, whether a Mythic marker was gained
-    that round (0/1) and the markers held after it.
+    Jit-compiled, parallel over trials. The records are those of a ``Fame``
+    (``simulator.unfair.setup``): ``rules`` is ``(cap, divisor,
+    threshold)``, ``park`` ``(park_stars, capacity, attractions)`` per round,
+    ``noise`` the park stars' noise ``(values, cumulative weights)`` and
+    ``plans`` ``(gain_round, gain_values, gain_cum)``. Row ``r`` holds the
+    Guests-step fame, star total and guests of round ``r``, whether a Mythic
+    marker was gained that round (0/1) and the markers held after it.
     """
+    cap, divisor, threshold = rules
+    park_stars, capacity, attractions = park
+    noise_values, noise_cum = noise
+    gain_round, gain_values, gain_cum = plans
     n_plans = gain_round.shape[0]
     out = np.zeros((trials, n_plans, rounds, len(COLUMNS)), np.int64)
     for i in nb.prange(trials):
@@ -91,9 +98,9 @@ def simulate(setup, *, first_date=False, trials=20_000, seed=1):
         raise SetupError("fame.plans", f"{trials:,} trials of {len(cfg.names)} plans over {n_rounds} rounds need "
                          f"{need / 1e9:,.1f} GB, more than {RAM_SHARE:.0%} of this machine's memory: "
                          f"use fewer trials, plans or rounds")
-    out = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.cap, cfg.divisor, cfg.threshold,
-                      cfg.park_stars, cfg.capacity, cfg.attractions, cfg.noise[0], cfg.noise[1],
-                      cfg.gain_round, cfg.gain_values, cfg.gain_cum)
+    out = worker.call(simulate_kernel, seed, trials, n_rounds, (cfg.cap, cfg.divisor, cfg.threshold),
+                      (cfg.park_stars, cfg.capacity, cfg.attractions), cfg.noise,
+                      (cfg.gain_round, cfg.gain_values, cfg.gain_cum))
     return cfg, n_rounds, out
 
 

@@ -52,10 +52,11 @@ def discard_gem(discard, counts, value):
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
-def simulate_kernel(seed, trials, rounds, players, tokens, fac_values, fac_cum, drill_values, drill_cum,
-                    dug_values, dug_cum):
+def simulate_kernel(seed, trials, rounds, players, tokens, facilities, drill, dug_up):
     """Play the gemstone economy of ``trials`` games; jit-compiled, parallel over blocks of trials.
 
+    ``facilities``, ``drill`` and ``dug_up`` are a ``Gems``' distributions
+    (``simulator.unfair.setup``), each ``(values, cumulative weights)``.
     Trial ``i`` uses stream ``(seed, i, 0)``. Returns ``(per_facility,
     short, recycled)``: ``per_facility`` is ``float64[blocks, drill + 1,
     rounds, 5]`` sums over facilities by drill count and build round of
@@ -63,6 +64,9 @@ def simulate_kernel(seed, trials, rounds, players, tokens, fac_values, fac_cum, 
     tokens); ``short[i, r]`` the tokens trial ``i`` could not place in round
     ``r``; ``recycled[i, r]`` how often the discard pile was recycled.
     """
+    fac_values, fac_cum = facilities
+    drill_values, drill_cum = drill
+    dug_values, dug_cum = dug_up
     n_blocks = (trials + BLOCK - 1) // BLOCK
     max_drill = drill_values.max()
     per_facility = np.zeros((n_blocks, max_drill + 1, rounds, 5))
@@ -120,9 +124,8 @@ def simulate(setup, *, players=None, first_date=False, trials=20_000, seed=1):
     """Run the kernel for ``setup``; return ``(config, rounds, per_facility summed over blocks, short, recycled)``."""
     cfg = gems_config(setup, players)
     n_rounds = game_rounds(setup, first_date)
-    per_facility, short, recycled = worker.call(simulate_kernel, 
-        seed, trials, n_rounds, cfg.players, cfg.tokens, cfg.facilities[0], cfg.facilities[1],
-        cfg.drill[0], cfg.drill[1], cfg.dug_up[0], cfg.dug_up[1])
+    per_facility, short, recycled = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.players, cfg.tokens,
+                                                cfg.facilities, cfg.drill, cfg.dug_up)
     return cfg, n_rounds, per_facility.sum(axis=0), short, recycled
 
 

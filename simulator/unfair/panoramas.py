@@ -198,14 +198,19 @@ def build_park(arrivals, n_arrivals, policy, wildcard, length, skip_cost, partia
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
-def simulate_kernel(seed, trials, rounds, spaces, lengths, others, skip_cost, partial, complete, vistas_penalty):
+def simulate_kernel(seed, trials, rounds, lengths, park, scoring):
     """Build and score parks in ``trials`` games; jit-compiled, parallel over blocks of trials.
 
-    For each length, trial ``i`` shuffles its pool with stream ``(seed, i,
+    ``lengths`` are the panorama lengths studied; the records are those of
+    a ``Panoramas`` (``simulator.unfair.setup``): ``park`` is ``(spaces,
+    other attractions, skip cost)``, ``scoring`` ``(partial, complete,
+    vistas penalty)``. For each length, trial ``i`` shuffles its pool with stream ``(seed, i,
     length)``, so every policy and option sees the same arrivals. Returns
     ``float64[blocks, lengths, POLICIES, wildcard off/on, vistas off/on,
     METRICS]`` sums.
     """
+    spaces, others, skip_cost = park
+    partial, complete, vistas_penalty = scoring
     n_blocks = (trials + BLOCK - 1) // BLOCK
     out = np.zeros((n_blocks, lengths.size, len(POLICIES), 2, 2, len(METRICS)))
     for blk in nb.prange(n_blocks):
@@ -249,8 +254,9 @@ def panoramas_study(setup, *, first_date=False, trials=20_000, seed=1):
     cfg = panoramas_config(setup)
     n_rounds = game_rounds(setup, first_date)
     lengths = np.asarray(cfg.lengths, np.int64)
-    acc = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.spaces, lengths, cfg.other_attractions, cfg.skip_cost,
-                          cfg.partial, cfg.complete, cfg.vistas_penalty).sum(axis=0)
+    acc = worker.call(simulate_kernel, seed, trials, n_rounds, lengths,
+                      (cfg.spaces, cfg.other_attractions, cfg.skip_cost),
+                      (cfg.partial, cfg.complete, cfg.vistas_penalty)).sum(axis=0)
     rows = []
     for li, length in enumerate(cfg.lengths):
         for p, name in enumerate(POLICY_NAMES):

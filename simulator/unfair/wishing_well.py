@@ -32,14 +32,18 @@ INCOME_LANE, CARDS_LANE, DICE_LANE = 0, 1, 2
 
 
 @nb.njit(cache=True)
-def play_policy(wish_from, keep, cash_out, rounds, start_beans, beans_per_card, coins_per_bean,
-                income, cards, roll_a, roll_b, faces, out):
+def play_policy(policy, rounds, rules, income, cards, roll_a, roll_b, out):
     """Play one policy through a game whose round-by-round draws are given; write ``COLUMNS`` to ``out``.
 
-    Jit-compiled. ``income``, ``cards``, ``roll_a`` and ``roll_b`` hold the
-    round's bean income, unwanted cards and the two dice (used only if the
-    player wishes). ``wish_from`` -1 never wishes.
+    Jit-compiled. ``policy`` is ``(wish_from, keep, cash_out)`` (``wish_from``
+    -1 never wishes), ``rules`` ``(start_beans, beans_per_card,
+    coins_per_bean, faces)``, both numbers only (a record of arrays would
+    cost reference counting at every call); ``income``, ``cards``,
+    ``roll_a`` and ``roll_b`` hold per round the bean income, the unwanted
+    cards and the two dice (used only if the player wishes).
     """
+    wish_from, keep, cash_out = policy
+    start_beans, beans_per_card, coins_per_bean, faces = rules
     beans = start_beans
     out[:] = 0
     for r in range(rounds):
@@ -65,14 +69,21 @@ def play_policy(wish_from, keep, cash_out, rounds, start_beans, beans_per_card, 
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
-def simulate_kernel(seed, trials, rounds, start_beans, beans_per_card, coins_per_bean, faces,
-                    income_values, income_cum, card_values, card_cum, wish_from, keep, cash_out):
+def simulate_kernel(seed, trials, rounds, rules, income_draw, card_draw, policies):
     """Play every policy in ``trials`` games of ``rounds`` rounds; return ``int64[trials, policies, COLUMNS]``.
 
     Jit-compiled, parallel over trials; trial ``i`` draws income, cards and
     dice from streams ``(seed, i, lane)`` for lanes 0, 1 and 2, the same for
-    every policy and every thread count.
+    every policy and every thread count. The records are those of a
+    ``WishingWell`` (``simulator.unfair.setup``): ``rules`` is
+    ``(start_beans, beans_per_card, coins_per_bean, faces)``,
+    ``income_draw`` and ``card_draw`` are ``(values, cumulative weights)``,
+    ``policies`` ``(wish_from, keep, cash_out)``, one entry per policy.
     """
+    faces = rules[3]
+    income_values, income_cum = income_draw
+    card_values, card_cum = card_draw
+    wish_from, keep, cash_out = policies
     n_pol = wish_from.size
     out = np.zeros((trials, n_pol, len(COLUMNS)), np.int64)
     for i in nb.prange(trials):
@@ -92,8 +103,8 @@ def simulate_kernel(seed, trials, rounds, start_beans, beans_per_card, coins_per
             roll_a[r] = randint(state, faces) + 1
             roll_b[r] = randint(state, faces) + 1
         for p in range(n_pol):
-            play_policy(wish_from[p], keep[p], cash_out[p], rounds, start_beans, beans_per_card, coins_per_bean,
-                        income, cards, roll_a, roll_b, faces, out[i, p])
+            play_policy((wish_from[p], keep[p], cash_out[p]), rounds, rules, income, cards, roll_a, roll_b,
+                        out[i, p])
     return out
 
 
@@ -101,9 +112,9 @@ def simulate(setup, *, first_date=False, trials=20_000, seed=1):
     """Run the kernel for ``setup``; return ``(config, rounds, int64[trials, policies, COLUMNS])``."""
     cfg = wishing_well_config(setup)
     n_rounds = game_rounds(setup, first_date)
-    out = worker.call(simulate_kernel, seed, trials, n_rounds, cfg.start_beans, cfg.beans_per_card, cfg.coins_per_bean,
-                          cfg.faces, cfg.income[0], cfg.income[1], cfg.cards[0], cfg.cards[1],
-                          cfg.wish_from, cfg.keep, cfg.cash_out)
+    out = worker.call(simulate_kernel, seed, trials, n_rounds,
+                      (cfg.start_beans, cfg.beans_per_card, cfg.coins_per_bean, cfg.faces), cfg.income, cfg.cards,
+                      (cfg.wish_from, cfg.keep, cfg.cash_out))
     return cfg, n_rounds, out
 
 

@@ -40,7 +40,7 @@ the API that calls it; ``names`` and ``parts`` measure less
 The modules: ``tables`` (what is measured, ``Bench``), ``kernel_rates``
 (kernel, reference engine, end to end, encodings), ``processes`` (commands
 timed in a new process: start and first answers), ``search_rates``,
-``baseline`` (the kernels before the state API, from git), ``markdown`` and
+``baseline`` (the kernels of issue 45's reference commit, from git), ``markdown`` and
 ``run`` (``run_benchmarks``).
 """
 

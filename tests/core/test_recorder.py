@@ -30,7 +30,7 @@ def record(pile, games, at_decision, capacity=100):
     game_of, seat_of, target = np.full(capacity, -1), np.full(capacity, -1), np.full(capacity, np.nan)
     out = (np.empty(2, np.int32), np.empty(2, np.int64), np.zeros((2, len(NIM.seat_columns)), np.int32),
            np.zeros(len(NIM.game_columns), np.int32))
-    rows = RECORD(arrays, sids, params, 5, 0, games, at_decision, feats, game_of, seat_of, target, *out)
+    rows = RECORD(arrays, sids, params, 5, 0, games, at_decision, (feats, game_of, seat_of, target), out)
     return rows, feats[:max(rows, 0), 0], game_of[:max(rows, 0)], seat_of[:max(rows, 0)], target[:max(rows, 0)]
 
 

@@ -12,9 +12,9 @@ def raw(study, seed):
     setup = load_setup()
     if study is panoramas:
         cfg = panoramas.panoramas_config(setup)
-        return [panoramas.simulate_kernel(seed, 700, 8, cfg.spaces, np.asarray(cfg.lengths, np.int64),
-                                          cfg.other_attractions, cfg.skip_cost, cfg.partial, cfg.complete,
-                                          cfg.vistas_penalty).sum(axis=0)]
+        return [panoramas.simulate_kernel(seed, 700, 8, np.asarray(cfg.lengths, np.int64),
+                                          (cfg.spaces, cfg.other_attractions, cfg.skip_cost),
+                                          (cfg.partial, cfg.complete, cfg.vistas_penalty)).sum(axis=0)]
     out = study.simulate(setup, trials=700, seed=seed)
     return [x for x in out if isinstance(x, np.ndarray)]
 

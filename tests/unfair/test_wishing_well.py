@@ -9,8 +9,8 @@ def play(wish_from, keep, cash_out, income, cards, rolls, rounds=None, start=0):
     rounds = rounds or len(income)
     out = np.zeros(len(wishing_well.COLUMNS), np.int64)
     a, b = (np.array(x, np.int64) for x in zip(*rolls))
-    wishing_well.play_policy(wish_from, keep, cash_out, rounds, start, 1, 2, np.array(income, np.int64),
-                             np.array(cards, np.int64), a, b, 6, out)
+    wishing_well.play_policy((wish_from, keep, cash_out), rounds, (start, 1, 2, 6), np.array(income, np.int64),
+                             np.array(cards, np.int64), a, b, out)
     return dict(zip(wishing_well.COLUMNS, out.tolist()))
 
 
