@@ -23,8 +23,8 @@ same deal):
    sitting at the margin), it stops at once: ``games_needed`` is planned to
    settle 4 times in 5 if the edges stay where they are, and with a quarter
    of those games the chance is about 1 in 4 or less, so playing on to the
-   cap would most likely end inconclusive too. The answer then says how many games would settle it.
-   The weaker rungs keep the games of stage 1.
+   cap would most likely end inconclusive too. The answer then says how
+   many games would settle it. The weaker rungs keep the games of stage 1.
 
 The **answer** (``answer``) is the strongest model's first-seat edge and
 verdict, in one sentence that names that model and how far it is ahead of
@@ -305,9 +305,9 @@ def verdict_words(row, margin):
 def answer(path, edges=None, margin=None):
     """The study's answer: a dict with ``model`` (the strongest measured), ``verdict``, ``sentence``,
     ``first_seat_edge`` ``{edge, lo, hi}`` (points, its interval in the verdict), ``case`` ("settled",
-    "not shown levelled off", "not settled by skill", "not levelled off" or "one model") and, with two models or more, ``runner_up``,
-    ``ahead`` (strength difference) and ``edge_difference`` (paired, runner-up to strongest), each
-    ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None)."""
+    "not shown levelled off", "not settled by skill", "not levelled off" or "one model") and, with two
+    models or more, ``runner_up``, ``ahead`` (strength difference) and ``edge_difference`` (paired,
+    runner-up to strongest), each ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None)."""
     path = Path(path)
     manifest = read_manifest(path)
     margin = manifest.get("margin", 1.0) if margin is None else margin

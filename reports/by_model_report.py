@@ -66,9 +66,9 @@ def table_notes(manifest, edges, margin):
              + ", ".join(f"{r['model']} {duration(r['seconds'])}" for r in edges.iter_rows(named=True)) + "."]
     if manifest.get("sized"):
         lines.append(f"`{manifest['sized']}`, the strongest, played on until its verdict was conclusive or the cap "
-                     f"of {manifest['max_games']:,} games, or its verdict planned more than {by_model.FUTILE} times the cap; "
-                     f"the others until every seat's 95% interval was within ±{points(manifest['precision'])} points "
-                     "or the cap.")
+                     f"of {manifest['max_games']:,} games, or its verdict planned more than {by_model.FUTILE} "
+                     f"times the cap; the others until every seat's 95% interval was within "
+                     f"±{points(manifest['precision'])} points or the cap.")
     return lines
 
 
