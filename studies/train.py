@@ -240,7 +240,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
         if on_round:
             on_round(out.rounds[-1])
     for k in range(rounds):
-        start = time.perf_counter()
+        begin = time.perf_counter()
         name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
         sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, kept)})
         x, y = record(sset, config, sids, params, seed, k * games, games,
@@ -256,7 +256,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
             gain = (diff.mean, diff.lo, diff.hi)
         keep = gain is None or gain[0] > 0
         out.rounds.append(Round(k, sum(len(v) for v in ys), model, share.mean, share.lo, share.hi,
-                                time.perf_counter() - start, gain, keep))
+                                time.perf_counter() - begin, gain, keep))
         if keep:
             kept, kept_shares, out.best = model, shares, k
         if on_round:

@@ -11,9 +11,10 @@ polars' writer, zstd at level 1 (as small as the default level 3 on these
 columns, and cheaper to write), no column statistics, ``strategy`` as a
 categorical (a dictionary-encoded column in the file). Min/max statistics
 cost about a third of the encoding's CPU and only let a reader filtering on
-``game`` skip row groups; a chunk's games are listed in the manifest. pyarrow with required columns and delta encodings takes about
-half the CPU, but end to end it played no faster on 2 cores and the process
-peaked about 90 MB higher.
+``game`` skip row groups; a chunk's games are listed in the manifest.
+pyarrow with required columns and delta encodings takes about half the CPU,
+but end to end it played no faster on 2 cores and the process peaked about
+90 MB higher.
 """
 
 import hashlib
