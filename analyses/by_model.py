@@ -20,11 +20,11 @@ same deal):
    unbalanced) or ``max_games``; each extension is planned from the verdict's
    own ``games_needed``. Where that plan lies beyond ``FUTILE`` times
    ``max_games`` (or no number of games would settle it, the largest edge
-   sitting at the margin), it stops at once: ``games_needed`` is planned to
-   settle 4 times in 5 if the edges stay where they are, and with a quarter
-   of those games the chance is about 1 in 4 or less, so playing on to the
-   cap would most likely end inconclusive too. The answer then says how
-   many games would settle it. The weaker rungs keep the games of stage 1.
+   sitting at the margin), it stops at once: simulated with known truth, a
+   run stopped so would have settled by playing on to the cap at most about
+   1 time in 4, and never where the game is balanced (the cap then lies far
+   below the games a "balanced" needs). The answer then says how many games
+   would settle it. The weaker rungs keep the games of stage 1.
 
 The **answer** (``answer``) is the strongest model's first-seat edge and
 verdict, in one sentence that names that model and how far it is ahead of

@@ -180,6 +180,27 @@ def test_the_strongest_stops_where_the_cap_cannot_settle_its_verdict_and_the_ans
         found["answer"]["sentence"]
 
 
+@pytest.mark.parametrize("shares, first, cap, most", [
+    ([0.25] * 4, 2000, 8000, 0.05),              # balanced: needs about 35,000 games at ±1, never within 8,000
+    ([0.27, 0.25, 0.25, 0.23], 1000, 4000, 0.25),  # an edge beyond the margin: 0.11 of 143 here
+    ([0.53, 0.47], 500, 2000, 0.3)])             # two players, the worst case simulated: 0.26 of 157 here
+def test_a_run_stopped_because_the_cap_cannot_settle_it_rarely_would_have(shares, first, cap, most):
+    """Known truth: runs of ``first`` games whose verdict is inconclusive and ``beyond_cap`` of ``cap`` are played
+    on to the cap anyway; at most about 1 in 4 of them would have settled there (what docs/skill.md says)."""
+    from analyses.moments import SeatMoments
+    from analyses.verdict import decide
+
+    rng = np.random.default_rng(RNG_SEED + 7)
+    shares = np.array(shares)
+    would = []
+    for c in rng.multinomial(first, shares, size=400).astype(float):
+        v = decide(SeatMoments(first, c, np.diag(c)), 1.0)
+        if by_model.beyond_cap(v, cap):
+            more = c + rng.multinomial(cap - first, shares)
+            would.append(decide(SeatMoments(cap, more, np.diag(more)), 1.0).kind != "inconclusive")
+    assert len(would) > 100 and np.mean(would) <= most
+
+
 def test_a_verdict_is_beyond_the_cap_only_when_inconclusive_and_planned_past_it_or_at_the_margin():
     from types import SimpleNamespace as V
 
