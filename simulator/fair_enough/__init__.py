@@ -38,5 +38,6 @@ GAME = Game(
     # `playtest train` records a seat's features at its decisions (the measurements that chose it: bench/journal/)
     recorded_at_decision=True,
     bench_games=400_000,
+    example_strategy="docs/examples/hoarder.py",
     scenario=scenario,
 )

@@ -40,4 +40,5 @@ GAME = Game(
     # not look ahead, so it is recorded where it scores
     recorded_at_decision=False,
     bench_games=100_000,
+    example_strategy="docs/examples/magpie.py",
 )

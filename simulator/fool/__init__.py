@@ -38,4 +38,5 @@ GAME = Game(
     # `playtest train` records a seat's features right after its moves (the measurements that chose it: bench/journal/)
     recorded_at_decision=False,
     bench_games=400_000,
+    example_strategy="docs/examples/bold.py",
 )

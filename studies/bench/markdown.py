@@ -59,8 +59,8 @@ def markdown(found, parts=PARTS):
         text += ("## First answer: cold, warm and play alone\n\nEach command in a new process with `--out DIR`: "
                  "cold with an empty cache (`PLAYTEST_CACHE_DIR`; a command starting with \"then\" uses the cache "
                  "the command above it filled), warm right after it in the same cache; play alone is the run's "
-                 "`wall_seconds` (after the kernels are compiled or loaded). The edit changes one constant of "
-                 "`docs/examples/contrarian.py`.\n\n| command | cold | warm | play alone |\n|---|---|---|---|\n"
+                 "`wall_seconds` (after the kernels are compiled or loaded). The edit adds one constant to the "
+                 "game's example strategy file (`docs/examples/`).\n\n| command | cold | warm | play alone |\n|---|---|---|---|\n"
                  f"{first_body}\n")
     if "end-to-end" in parts:
         e2e_body = "".join(f"| {r['game']} | {r['games_written']:,} | {r['games_per_second']:,.0f}/s | "

@@ -51,7 +51,7 @@ ROOT = Path(__file__).parents[2]
 def first_answer_commands(name):
     """The first answers of game ``name``, as ``playtest`` arguments: 20,000 games of ``random``, then (in the
     same cache) of its strongest heuristic, 2,000 of ``learned``, 50 of ``mcts@16``, and its example strategy
-    file (the descriptor's ``example_strategy``) for 1,000 games, then again with one constant edited. An entry
+    file (the descriptor's ``example_strategy``) for 1,000 games, then again with one constant added. An entry
     starting with "then" runs in the cache of the entry above it (cold: the kernels it needs beyond those)."""
     g = game_registry.get(name)
     sset = strategy_set(name)
@@ -63,12 +63,12 @@ def first_answer_commands(name):
         commands.append(["simulate", name, "-s", "mcts@16", "--games", "50"])
     if g.example_strategy:
         own = ["simulate", name, "--strategy-file", Path(g.example_strategy).name, "-s",
-               _strategy_name(ROOT / g.example_strategy), "--games", "1000"]
+               strategy_name(ROOT / g.example_strategy), "--games", "1000"]
         commands += [own, ["then", "edit", *own]]
     return commands
 
 
-def _strategy_name(path):
+def strategy_name(path):
     """The ``NAME`` a strategy file assigns (read, not run)."""
     for node in ast.parse(Path(path).read_text()).body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "NAME" for t in node.targets):
@@ -100,7 +100,7 @@ def first_answer_rows(names=None, echo=print):
             for args in first_answer_commands(name):
                 if example:
                     text = (ROOT / example).read_text()
-                    edited = "\n# one line edited: a new file to the caches\n" if "edit" in args else ""
+                    edited = "\nEDITED = 1  # one constant added: a new file to the caches\n" if "edit" in args else ""
                     (Path(folder) / Path(example).name).write_text(text + edited)
                 if args[0] != "then" or cache is None:
                     cache = tempfile.mkdtemp(dir=folder)
