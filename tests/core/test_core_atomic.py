@@ -6,6 +6,9 @@ import pytest
 
 from simulator.core.atomic import fetch_add
 
+# one worker runs the whole module: its kernels are compiled uncached, once in every process that needs them
+pytestmark = pytest.mark.xdist_group("tests/core/test_core_atomic.py")
+
 
 @nb.njit(parallel=True)
 def take_all(blocks, workers):

@@ -9,6 +9,9 @@ from simulator.core import recorder
 from simulator.core.kernels import bind, bind_choose, bind_engine_search
 from strategies.games import strategy_set
 
+# one worker runs the whole module: its kernels are compiled uncached, once in every process that needs them
+pytestmark = pytest.mark.xdist_group("tests/core/test_recorder.py")
+
 NIM = games.get("nim")
 SIDS = {s.name: i for i, s in enumerate(strategy_set("nim").builtins)}
 CHOOSE = bind_choose(NIM, strategy_set("nim").dispatch, cache=False)

@@ -31,6 +31,9 @@ from simulator.fauch_fertig.observe import numba_player
 from simulator.fauch_fertig.reference import Table, TraceSource
 from strategies.registry import make_dispatch
 
+# one worker runs the whole module: its kernels are compiled uncached, once in every process that needs them
+pytestmark = pytest.mark.xdist_group("tests/fauch_fertig/test_observe.py")
+
 SEEN = []   # one (kind, options, observation) per decision the probe was asked, in order
 
 FIELDS = sorted((value, name) for name, value in vars(layout).items()

@@ -21,6 +21,9 @@ from strategies.registry import make_dispatch
 
 from .helpers import config, run_games, trace_one
 
+# one worker runs the whole module: its kernels are compiled uncached, once in every process that needs them
+pytestmark = pytest.mark.xdist_group("tests/fool/test_observation.py")
+
 
 @nb.njit
 def mix(h, x):

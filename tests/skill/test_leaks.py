@@ -20,6 +20,9 @@ from simulator.core.search import LEARNED_LEAF, RANDOM_ROLLOUT
 from simulator.core.state import to_move
 from tests.contract.test_engine_contract import Engine
 
+# one worker runs the whole module: its kernels are compiled uncached, once in every process that needs them
+pytestmark = pytest.mark.xdist_group("tests/skill/test_leaks.py")
+
 GAME = "fair-enough"
 WORLDS = 4   # states S' per state S
 
