@@ -19,10 +19,11 @@ from playtest import api, options, terminal
 @click.option("--budget", type=click.IntRange(1, 1 << 20), default=None,
               help="Iterations per decision of the expert (round 0: mcts; later rounds: the guided search "
                    "expert) [default: 4 x expert's iterations in the game].")
-@click.option("--design", type=click.Choice(["linear", "tanh", "relu"]), default="linear", show_default=True,
-              help="The model: linear, or one hidden layer with tanh or relu units.")
-@click.option("--hidden", type=click.IntRange(1, 256), default=16, show_default=True,
-              help="Hidden units of a network design.")
+@click.option("--design", type=click.Choice(["linear", "tanh", "relu"]), default=None,
+              help="The model: linear, or one hidden layer with tanh or relu units [default: the --start model's, "
+                   "else linear].")
+@click.option("--hidden", type=click.IntRange(1, 256), default=None,
+              help="Hidden units of a network design [default: the --start model's, else 16].")
 @click.option("--deals", type=click.IntRange(2, 1_000_000), default=300, show_default=True,
               help="Validation deals per round (learned in one seat, the strongest heuristic in the others, "
                    "seats rotated); a round's model is kept when it beats the kept one on them, paired.")
@@ -30,11 +31,15 @@ from playtest import api, options, terminal
               help="A model file (.npy, e.g. strategies/GAME/learned.npy) to start from: validated first as "
                    "round -1 and kept, so round 0's expert is the guided search it steers and a round's model is "
                    "kept only when it beats it.")
+@click.option("--warm-start", "warm", is_flag=True,
+              help="Fit each round's model starting from the kept model's weights (the --start model's, until a "
+                   "round beats it) rather than from scratch.")
 @options.players()
 @options.variant()
 @options.setup()
 @options.threads()
-def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, players, variant, setup, threads):
+def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, warm, players, variant, setup,
+          threads):
     """Train the learned model of GAME (played by learned and guiding expert) by expert iteration, for the table
     given by --players, --variant and --setup, and write the kept generation's model to --out."""
     def report(r):
@@ -54,8 +59,8 @@ def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, 
             raise click.UsageError(f"--start {start} is not a model file ({error})") from None
     command = shlex.join(["playtest", *sys.argv[1:]]) if sys.argv[1:2] == ["train"] else None
     result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
-                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model, out=out,
-                       command=command, on_round=report)
+                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model, warm=warm,
+                       out=out, command=command, on_round=report)
     best = result.info["best"]
     terminal.echo(f"{'the starting model' if best < 0 else f'round {best}'} is the kept generation; its model is in:")
     click.echo(f"  {out}")   # paths are printed whole

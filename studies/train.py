@@ -45,7 +45,9 @@ model.
 Training may start from a model (``start``, e.g. the shipped one): it is
 validated first, as round -1, and is the first kept generation, so round 0's
 expert is already the guided search steered by it, and a round's model is
-kept only when it beats it (or a later kept one).
+kept only when it beats it (or a later kept one). A fit is from scratch by
+default; ``warm`` starts each round's fit from the kept generation's model,
+which keeps what that model knew of positions the new rows do not cover.
 
 Every run is reproducible from its seed: round k plays deals ``k * games ..``
 of run ``seed``, validation deals come from run ``seed + 1``.
@@ -57,7 +59,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator import games as game_registry
-from simulator.core.learned import LINEAR, RELU, TANH, fold_feature, model_size
+from simulator.core.learned import KINDS, LINEAR, M_HIDDEN, M_KIND, M_WEIGHTS, RELU, TANH, fold_feature, model_size
 from simulator.core.recorder import AFTER_MOVE, AT_DECISION, EVERY_SEAT
 from simulator.core.search import (LEARNED_LEAF, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
@@ -66,6 +68,7 @@ from strategies.games import strategy_set
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
 SEAT_AT = 0.5   # the seat-number feature (seat / (players - 1)) of a middle seat, which the written model reads
 ROWS_PER_GAME = 64   # the recorder's first guess of rows per game (doubled while too few)
+WARM_SETUP_ROWS = 200   # rows of the one-epoch fit that sets a warm-started network's regressor up
 # the expert's search, every slot of the mcts vector (simulator.core.search) but the iterations and the rollout:
 EXPERT_EXPLORATION = 0.7
 EXPERT_FORBID = 0.0
@@ -146,29 +149,62 @@ def record(sset, config, sids, params, seed, start, count, positions, threads=1)
         capacity *= 2
 
 
-def fit(features, targets, design="linear", hidden=16, seed=0):
+def fit(features, targets, design="linear", hidden=16, seed=0, start=None):
     """A model vector fitted to ``(features, targets)``: scikit-learn's ``Ridge`` (linear) or ``MLPRegressor``
     (one hidden layer of ``hidden`` units, ``design`` "tanh" or "relu") on standardised features, with the
-    standardisation folded into the vector."""
+    standardisation folded into the vector.
+
+    With ``start`` (a model vector of the same features) the fit is warm-started from it and keeps its design
+    (``design`` and ``hidden`` are not read): the network's training begins at ``start``'s weights, and the
+    linear model is ``start`` plus a ridge fit to what ``start`` leaves unexplained, so the penalty pulls
+    toward ``start`` rather than toward zero."""
     from sklearn.linear_model import Ridge
-    from sklearn.neural_network import MLPRegressor
     from sklearn.preprocessing import StandardScaler
 
     scaler = StandardScaler().fit(features)
     x = scaler.transform(features)
-    kind, n = DESIGNS[design], features.shape[1]
+    n = features.shape[1]
+    kind = DESIGNS[design] if start is None else int(start[M_KIND])
     if kind == LINEAR:
-        reg = Ridge(alpha=1.0).fit(x, targets)
+        base = 0.0 if start is None else start[M_WEIGHTS] + features @ start[M_WEIGHTS + 1:]
+        reg = Ridge(alpha=1.0).fit(x, targets - base)
         w = reg.coef_ / scaler.scale_
         model = np.concatenate([[kind, n, 0, reg.intercept_ - w @ scaler.mean_], w])
+        if start is not None:
+            model[M_WEIGHTS:] += start[M_WEIGHTS:]
     else:
-        reg = MLPRegressor(hidden_layer_sizes=(hidden,), activation=design, alpha=1e-3, max_iter=300,
-                           early_stopping=True, random_state=seed).fit(x, targets)
+        hidden = hidden if start is None else int(start[M_HIDDEN])
+        reg = _network(x, targets, KINDS[kind], hidden, seed, start, scaler)
         w1 = reg.coefs_[0].T / scaler.scale_            # (hidden, features)
         b1 = reg.intercepts_[0] - w1 @ scaler.mean_
         model = np.concatenate([[kind, n, hidden], w1.ravel(), b1, reg.coefs_[1][:, 0], reg.intercepts_[1]])
-    assert model.size == model_size(kind, n, int(model[2]))
+    assert model.size == model_size(kind, n, int(model[M_HIDDEN]))
     return model
+
+
+def _network(x, targets, activation, hidden, seed, start, scaler):
+    """``MLPRegressor`` fitted to the standardised ``x``, from random weights or, warm-started, from the network
+    ``start`` (a model vector on the raw features, re-expressed on ``x`` by ``scaler``)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
+    reg = MLPRegressor(hidden_layer_sizes=(hidden,), activation=activation, alpha=1e-3, max_iter=300,
+                       early_stopping=True, random_state=seed, warm_start=start is not None)
+    if start is not None:
+        with warnings.catch_warnings():   # one epoch on a few rows sets the regressor up; its weights are replaced
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            reg.set_params(max_iter=1).fit(x[:WARM_SETUP_ROWS], targets[:WARM_SETUP_ROWS])
+        reg.set_params(max_iter=300)
+        nf = x.shape[1]
+        w1 = start[M_WEIGHTS:M_WEIGHTS + hidden * nf].reshape(hidden, nf)
+        b1 = start[M_WEIGHTS + hidden * nf:M_WEIGHTS + hidden * nf + hidden]
+        w2, b2 = start[M_WEIGHTS + hidden * nf + hidden:-1], start[-1]
+        reg.coefs_ = [(w1 * scaler.scale_).T.copy(), w2[:, None].copy()]
+        reg.intercepts_ = [b1 + w1 @ scaler.mean_, np.array([b2])]
+        reg.best_validation_score_ = -np.inf   # early stopping keeps the best epoch of this fit, not of the set-up
+    return reg.fit(x, targets)
 
 
 def expert_budget(game):
@@ -208,7 +244,8 @@ def validate(simulate, game, table, model, field, deals, seed, threads=1):
 
 
 def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200,
-          players=None, variant="standard", setup=None, threads=1, at_decision=None, start=None, on_round=None):
+          players=None, variant="standard", setup=None, threads=1, at_decision=None, start=None, warm=False,
+          on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
     deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there.
@@ -217,7 +254,9 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     moves) chooses. ``threads`` records each round's games and plays the validation matches on that many
     threads (the same rows and model on any count). ``start`` (a model vector of the game's features, or None)
     is validated first as round -1 and kept: round 0's expert is then the guided search it steers, and the
-    rounds' models must beat it. Returns the ``Training``."""
+    rounds' models must beat it. ``warm`` fits each round's model warm-started from the kept generation's
+    (``fit``'s ``start``; from scratch while none is kept), on every round's rows so far. Returns the
+    ``Training``."""
     from analyses.tune import mean_interval
 
     sset = strategy_set(game)
@@ -247,7 +286,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
                       AT_DECISION if at_decision else AFTER_MOVE, threads)
         xs.append(x)
         ys.append(y)
-        model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed)
+        model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed, kept if warm else None)
         shares = validate(simulate, game, table, model, field, deals, seed + 1, threads)
         share = mean_interval(shares)
         gain = None

@@ -13,8 +13,9 @@ from simulator.core.batch import RunError
 from simulator.core.setup import read_toml
 
 
-def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200, players=None,
-          variant="standard", setup=None, threads=None, start=None, out=None, command=None, on_round=None):
+def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden=None, deals=200, players=None,
+          variant="standard", setup=None, threads=None, start=None, warm=False, out=None, command=None,
+          on_round=None):
     """Train the learned model of ``game`` by expert iteration (``playtest train``; ``studies.train``).
 
     Parameters
@@ -26,7 +27,9 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         games of the expert at ``budget`` iterations per decision (None:
         ``studies.train.expert_budget``, 4 times the game's ``expert``).
     design, hidden
-        The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden`` units.
+        The model: ``linear``, or a network (``tanh``, ``relu``) of ``hidden``
+        units. None: the starting model's design and units, else ``linear``
+        (and 16 units for a network).
     deals, threads : int
         Each round's model is validated on ``deals`` deals against the
         strongest heuristic, on ``threads`` threads (None: every core; the
@@ -40,6 +43,10 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
         one): validated first as round -1 and kept, so round 0's expert is
         the guided search it steers and a round is kept only when it beats
         it; when none does, the result is this model.
+    warm : bool
+        Fit each round's model starting from the kept generation's (the
+        starting model, until a round beats it) instead of from scratch;
+        the design is then the kept model's.
     out : str or pathlib.Path, optional
         A ``.npy`` file in an existing folder to write the kept model to,
         with its provenance (game, players, variant, setup digest,
@@ -66,7 +73,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
     RunError
         A player count outside the game's range, or an ``out`` that is not a
         ``.npy`` file in an existing folder, or a ``start`` that is not a model
-        of the game's features.
+        of the game's features, or a ``warm`` start whose ``design`` or
+        ``hidden`` differs from the starting model's.
 
     Examples
     --------
@@ -99,12 +107,14 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
             start = check_model(start, strategy_set(game).n_features)
         except ValueError as error:
             raise RunError(f"the starting model: {error}") from None
+    design, hidden = _design(start, design, hidden, warm)
     result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design,
                        hidden=hidden, deals=deals, players=players, variant=variant, setup=override,
-                       threads=threads, start=start, on_round=on_round)
+                       threads=threads, start=start, warm=warm, on_round=on_round)
     command = command or (f"api.train({game!r}, seed={seed}, rounds={rounds}, games={games}, budget={budget}, "
                           f"design={design!r}, hidden={hidden}, deals={deals}, players={players}, "
-                          f"variant={variant!r}, setup={setup!r}{'' if start is None else ', start=...'})")
+                          f"variant={variant!r}, setup={setup!r}{'' if start is None else ', start=...'}"
+                          f"{', warm=True' if warm else ''})")
     info = provenance(game, players, variant, config.setup, command)
     if out is not None:
         model_files.save(out, result.model, info)
@@ -114,6 +124,21 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design="linear", hi
                           for r in result.rounds],
                          schema_overrides={"gain_points": pl.Float64, "gain_low": pl.Float64, "gain_high": pl.Float64})
     return Result(frame, info={"model": result.model, "best": result.best, "training": result, "provenance": info})
+
+
+def _design(start, design, hidden, warm):
+    """``(design, hidden)`` of the fits: those given, else the starting model's, else linear (16 units for a
+    network). Raises ``RunError`` when a ``warm`` start is asked of another design than the starting model's."""
+    from simulator.core.learned import KINDS, M_HIDDEN, M_KIND
+
+    if start is None:
+        return design or "linear", hidden or 16
+    own = KINDS[int(start[M_KIND])], int(start[M_HIDDEN]) or 16
+    if warm and (design or own[0], hidden or own[1]) != own:
+        raise RunError(f"a warm start keeps the starting model's design ({own[0]}"
+                       f"{'' if own[0] == 'linear' else f', {own[1]} hidden units'}); --design and --hidden may not "
+                       f"change it")
+    return design or own[0], hidden or own[1]
 
 
 def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=None, baseline=None,
