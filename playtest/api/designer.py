@@ -102,16 +102,15 @@ def survey(game, *, out, counts=None, games=None, seed=0, strategies=("random",)
     """
     from analyses import survey as surveys
 
+    run = {"seed": seed, "strategies": strategies, "rotate_seats": rotate_seats, "variant": variant, "setup": setup,
+           "params": params, "strategy_files": strategy_files, "threads": threads}
     if isinstance(game, RunOptions):  # refused with any run keyword beside it
-        base = options_of(survey, game, games=games, seed=seed, strategies=strategies, rotate_seats=rotate_seats,
-                          variant=variant, setup=setup, params=params, strategy_files=strategy_files, threads=threads)
+        base = options_of(survey, game, games=games, **run)
     else:
-        override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
-        first = list(counts if counts is not None else table_counts(game, override))[:1]
-        base = options_of(survey, RunOptions(game, players=first[0] if first else None,
-                                             games=games or surveys.DEFAULT_GAMES, seed=seed, strategies=strategies,
-                                             rotate_seats=rotate_seats, variant=variant, setup=override,
-                                             params=params, strategy_files=strategy_files, threads=threads))
+        run["setup"] = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+        first = list(counts if counts is not None else table_counts(game, run["setup"]))[:1]
+        base = options_of(survey, game, players=first[0] if first else None, games=games or surveys.DEFAULT_GAMES,
+                          **run)
     counts = list(counts) if counts is not None else table_counts(base.game, base.setup)
     names = base.strategies
 
@@ -190,17 +189,11 @@ def compensate(game, *, players=None, knob="seat_bonus", games=None, max_games=N
     """
     from analyses.compensate import compensate as solve, planned_games
 
-    if isinstance(game, RunOptions):  # refused with any run keyword beside it
-        base = options_of(compensate, game, players=players, games=games, seed=seed, strategies=strategies,
-                          rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
-                          strategy_files=strategy_files, threads=threads)
-    else:
-        if games is None:
-            games = planned_games(margin, players or game_registry.get(game).default_players)
-        base = options_of(compensate, RunOptions(game, players=players, games=games,
-                                                 seed=seed, strategies=strategies, rotate_seats=rotate_seats,
-                                                 variant=variant, setup=setup, params=params,
-                                                 strategy_files=strategy_files, threads=threads))
+    if games is None and not isinstance(game, RunOptions):
+        games = planned_games(margin, players or game_registry.get(game).default_players)
+    base = options_of(compensate, game, players=players, games=games, seed=seed, strategies=strategies,
+                      rotate_seats=rotate_seats, variant=variant, setup=setup, params=params,
+                      strategy_files=strategy_files, threads=threads)   # a RunOptions is refused with any of them
     players = base.players
     override, start = knob_row(base.game, players, knob, base.variant, base.setup)
     check(base)
