@@ -24,9 +24,10 @@ from playtest import api, options, terminal
                    "else linear].")
 @click.option("--hidden", type=click.IntRange(1, 256), default=None,
               help="Hidden units of a network design [default: the --start model's, else 16].")
-@click.option("--deals", type=click.IntRange(2, 1_000_000), default=300, show_default=True,
+@click.option("--deals", type=click.IntRange(2, 1_000_000), default=2000, show_default=True,
               help="Validation deals per round (learned in one seat, the strongest heuristic in the others, "
-                   "seats rotated); a round's model is kept when it beats the kept one on them, paired.")
+                   "seats rotated); a round's model is kept when it beats the kept one on them: its paired 95% "
+                   "interval above 0.")
 @click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A model file (.npy, e.g. strategies/GAME/learned.npy) to start from: validated first as "
                    "round -1 and kept, so round 0's expert is the guided search it steers and a round's model is "

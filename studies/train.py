@@ -23,8 +23,10 @@ standardisation is folded into the model vector
 Each generation's model then plays ``learned`` in one seat against the
 game's strongest heuristic in the others, seats rotated, on the same
 validation deals of another seed; a new generation is kept only when it
-beats the kept one there, paired deal by deal (the mean of the per-deal
-differences above 0; its 95% t interval is reported). The kept generation
+beats the kept one there, paired deal by deal: the 95% t interval of the
+per-deal differences lies above 0 (``paired_gain``). A mean above 0 alone is
+not enough: on a few hundred deals such a generation is often level with
+the kept one on fresh deals. The kept generation
 is the result, written seat-blind: its seat-number feature (the seat's
 place after the first player, the engine's ``SEAT_FEATURE``) folded into
 the bias at a middle seat (``SEAT_AT``), so that ``learned`` is the same
@@ -243,12 +245,22 @@ def validate(simulate, game, table, model, field, deals, seed, threads=1):
     return deal_shares(run.seats(), "learned")
 
 
-def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=200,
+def paired_gain(shares, kept_shares):
+    """``(mean, lo, hi)``: the points of win share a generation gains over the kept one on the same validation
+    deals, paired deal by deal, with its 95% t interval. The generation beats the kept one when ``lo`` > 0."""
+    from analyses.tune import mean_interval
+
+    diff = mean_interval(100 * (np.asarray(shares) - np.asarray(kept_shares)))
+    return diff.mean, diff.lo, diff.hi
+
+
+def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=2000,
           players=None, variant="standard", setup=None, threads=1, at_decision=None, start=None, warm=False,
           on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
-    deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there.
+    deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there
+    (``paired_gain``).
     ``players``, ``variant`` and ``setup`` (a dict merged over the game's setup table) choose the table.
     ``at_decision`` None records where the game's ``recorded_at_decision`` says; True (at each seat's decisions) or False (right after its
     moves) chooses. ``threads`` records each round's games and plays the validation matches on that many
@@ -289,11 +301,8 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
         model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed, kept if warm else None)
         shares = validate(simulate, game, table, model, field, deals, seed + 1, threads)
         share = mean_interval(shares)
-        gain = None
-        if kept_shares is not None:
-            diff = mean_interval(100 * (shares - kept_shares))
-            gain = (diff.mean, diff.lo, diff.hi)
-        keep = gain is None or gain[0] > 0
+        gain = None if kept_shares is None else paired_gain(shares, kept_shares)
+        keep = gain is None or gain[1] > 0
         out.rounds.append(Round(k, sum(len(v) for v in ys), model, share.mean, share.lo, share.hi,
                                 time.perf_counter() - begin, gain, keep))
         if keep:

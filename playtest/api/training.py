@@ -13,7 +13,7 @@ from simulator.core.batch import RunError
 from simulator.core.setup import read_toml
 
 
-def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden=None, deals=200, players=None,
+def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden=None, deals=2000, players=None,
           variant="standard", setup=None, threads=None, start=None, warm=False, out=None, command=None,
           on_round=None):
     """Train the learned model of ``game`` by expert iteration (``playtest train``; ``studies.train``).
@@ -33,7 +33,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden
     deals, threads : int
         Each round's model is validated on ``deals`` deals against the
         strongest heuristic, on ``threads`` threads (None: every core; the
-        same model on any count), and kept when it beats the kept one there.
+        same model on any count), and kept when it beats the kept one there:
+        the 95% interval of its paired gain lies above 0.
     players, variant, setup
         The table trained for: the player count (None: the game's usual
         count), the rules variant and a setup table (a dict, or a TOML file)
