@@ -197,7 +197,7 @@ def _network(x, targets, activation, hidden, seed, start, scaler):
     if start is not None:
         with warnings.catch_warnings():   # one epoch on a few rows sets the regressor up; its weights are replaced
             warnings.simplefilter("ignore", ConvergenceWarning)
-            reg.set_params(max_iter=1).fit(x[:WARM_SETUP_ROWS], targets[:WARM_SETUP_ROWS])
+            _interruptible(reg.set_params(max_iter=1).fit, x[:WARM_SETUP_ROWS], targets[:WARM_SETUP_ROWS])
         reg.set_params(max_iter=300)
         nf = x.shape[1]
         w1 = start[M_WEIGHTS:M_WEIGHTS + hidden * nf].reshape(hidden, nf)
@@ -206,7 +206,24 @@ def _network(x, targets, activation, hidden, seed, start, scaler):
         reg.coefs_ = [(w1 * scaler.scale_).T.copy(), w2[:, None].copy()]
         reg.intercepts_ = [b1 + w1 @ scaler.mean_, np.array([b2])]
         reg.best_validation_score_ = -np.inf   # early stopping keeps the best epoch of this fit, not of the set-up
-    return reg.fit(x, targets)
+    return _interruptible(reg.fit, x, targets)
+
+
+def _interruptible(fit, *args):
+    """``fit(*args)``, stopped by Ctrl-C. scikit-learn's network training catches it, warns "Training interrupted
+    by user" and returns the weights so far; here that warning raises ``KeyboardInterrupt`` again, so that a
+    training run stops instead of going on with a cut-short fit. Other warnings are passed on."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fit(*args)
+    for w in caught:
+        if "interrupted by user" in str(w.message):
+            raise KeyboardInterrupt
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return result
 
 
 def expert_budget(game):

@@ -81,3 +81,23 @@ def test_training_from_a_start_fits_in_its_design_warm_or_not(warm):
     result = api.train("nim", seed=3, rounds=2, games=10, budget=8, deals=10, start=start, warm=warm)
     assert all(r.model[0] == LINEAR and r.model.size == start.size for r in result.info["training"].rounds)
     assert ("warm=True" in result.info["provenance"]["command"]) == warm
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_ctrl_c_during_a_network_fit_stops_the_fit(monkeypatch, warm):
+    """scikit-learn's MLP catches KeyboardInterrupt in its epochs, warns and returns; ``fit`` raises it again,
+    so Ctrl-C stops a training run rather than letting it go on with a cut-short model."""
+    from sklearn.neural_network import MLPRegressor
+
+    start = start_model(TANH, 4, 9)
+    x, y = rows(start, 300, 10)
+    epochs = []
+
+    def interrupt(self, *args):
+        epochs.append(1)
+        if len(epochs) > (2 if warm else 1):   # after the warm start's one-epoch set-up
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(MLPRegressor, "_update_no_improvement_count", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        fit(x, y, "tanh", 4, start=start if warm else None)
