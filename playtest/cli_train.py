@@ -60,8 +60,8 @@ def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, 
             raise click.UsageError(f"--start {start} is not a model file ({error})") from None
     command = shlex.join(["playtest", *sys.argv[1:]]) if sys.argv[1:2] == ["train"] else None
     result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
-                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model, warm=warm,
-                       out=out, command=command, on_round=report)
+                       deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model,
+                       warm=warm, out=out, command=command, on_round=report)
     best = result.info["best"]
     terminal.echo(f"{'the starting model' if best < 0 else f'round {best}'} is the kept generation; its model is in:")
     click.echo(f"  {out}")   # paths are printed whole
