@@ -277,15 +277,14 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
     deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there
-    (``paired_gain``).
-    ``players``, ``variant`` and ``setup`` (a dict merged over the game's setup table) choose the table.
-    ``at_decision`` None records where the game's ``recorded_at_decision`` says; True (at each seat's decisions) or False (right after its
-    moves) chooses. ``threads`` records each round's games and plays the validation matches on that many
-    threads (the same rows and model on any count). ``start`` (a model vector of the game's features, or None)
-    is validated first as round -1 and kept: round 0's expert is then the guided search it steers, and the
-    rounds' models must beat it. ``warm`` fits each round's model warm-started from the kept generation's
-    (``fit``'s ``start``; from scratch while none is kept), on every round's rows so far. Returns the
-    ``Training``."""
+    (``paired_gain``). ``players``, ``variant`` and ``setup`` (a dict merged over the game's setup table)
+    choose the table. ``at_decision`` None records where the game's ``recorded_at_decision`` says; True (at
+    each seat's decisions) or False (right after its moves) chooses. ``threads`` records each round's games
+    and plays the validation matches on that many threads (the same rows and model on any count). ``start``
+    (a model vector of the game's features, or None) is validated first as round -1 and kept: round 0's
+    expert is then the guided search it steers, and the rounds' models must beat it. ``warm`` fits each
+    round's model warm-started from the kept generation's (``fit``'s ``start``; from scratch while none is
+    kept), on every round's rows so far. Returns the ``Training``."""
     from analyses.tune import mean_interval
 
     sset = strategy_set(game)
