@@ -35,12 +35,15 @@ from playtest import api, options, terminal
 @click.option("--warm-start", "warm", is_flag=True,
               help="Fit each round's model starting from the kept model's weights (the --start model's, until a "
                    "round beats it) rather than from scratch.")
+@click.option("--target", type=click.Choice(["share", "choice"]), default="share", show_default=True,
+              help="What the model is fitted to: the seats' final win shares in the expert's games, or the moves "
+                   "the game's expert chose (each legal move scored; needs --start).")
 @options.players()
 @options.variant()
 @options.setup()
 @options.threads()
-def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, warm, players, variant, setup,
-          threads):
+def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, warm, target, players, variant,
+          setup, threads):
     """Train the learned model of GAME (played by learned and guiding expert) by expert iteration, for the table
     given by --players, --variant and --setup, and write the kept generation's model to --out."""
     def report(r):
@@ -61,7 +64,7 @@ def train(game, out, seed, rounds, games, budget, design, hidden, deals, start, 
     command = shlex.join(["playtest", *sys.argv[1:]]) if sys.argv[1:2] == ["train"] else None
     result = api.train(game, seed=seed, rounds=rounds, games=games, budget=budget, design=design, hidden=hidden,
                        deals=deals, players=players, variant=variant, setup=setup, threads=threads, start=model,
-                       warm=warm, out=out, command=command, on_round=report)
+                       warm=warm, target=target, out=out, command=command, on_round=report)
     best = result.info["best"]
     terminal.echo(f"{'the starting model' if best < 0 else f'round {best}'} is the kept generation; its model is in:")
     click.echo(f"  {out}")   # paths are printed whole

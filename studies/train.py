@@ -51,6 +51,11 @@ kept only when it beats it (or a later kept one). A fit is from scratch by
 default; ``warm`` starts each round's fit from the kept generation's model,
 which keeps what that model knew of positions the new rows do not cover.
 
+With the choice target (``target="choice"``, ``studies.choices``) each round
+records instead every decision's candidate moves in games of the game's
+own ``expert``, and refits the kept model so that its values pick the moves
+``expert`` picked; the gate is the same.
+
 Every run is reproducible from its seed: round k plays deals ``k * games ..``
 of run ``seed``, validation deals come from run ``seed + 1``.
 """
@@ -66,6 +71,7 @@ from simulator.core.recorder import AFTER_MOVE, AT_DECISION, EVERY_SEAT
 from simulator.core.search import (LEARNED_LEAF, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
 from strategies.games import strategy_set
+from studies.choices import fit_choices, record_choices
 
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
 SEAT_AT = 0.5   # the seat-number feature (seat / (players - 1)) of a middle seat, which the written model reads
@@ -273,7 +279,7 @@ def paired_gain(shares, kept_shares):
 
 def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="linear", hidden=16, deals=2000,
           players=None, variant="standard", setup=None, threads=1, at_decision=None, start=None, warm=False,
-          on_round=None):
+          target="share", on_round=None):
     """Expert iteration for ``game`` (see the module): ``rounds`` rounds of ``games`` recorded games each, the
     expert at ``budget`` iterations (None: ``expert_budget``); each round's model validated on ``deals``
     deals played by ``simulate`` (``playtest.api.simulate``) and kept when it beats the kept one there
@@ -284,7 +290,9 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     (a model vector of the game's features, or None) is validated first as round -1 and kept: round 0's
     expert is then the guided search it steers, and the rounds' models must beat it. ``warm`` fits each
     round's model warm-started from the kept generation's (``fit``'s ``start``; from scratch while none is
-    kept), on every round's rows so far. Returns the ``Training``."""
+    kept), on every round's rows so far. ``target`` "choice" fits the kept model to the move choices of the
+    game's ``expert`` at ``budget`` iterations instead (``studies.choices``; it needs ``start``, and a game
+    whose ``learned`` does not look ahead). Returns the ``Training``."""
     from analyses.tune import mean_interval
 
     sset = strategy_set(game)
@@ -296,7 +304,10 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     field = sset.strongest
     at_decision = g.recorded_at_decision if at_decision is None else at_decision
     out = Training(game, players, sset.seat_feature)
-    xs, ys, kept, kept_shares = [], [], None, None
+    if target == "choice" and (start is None or sset.learned_looks_ahead):
+        raise ValueError("the choice target refits a starting model (start) for a learned player that scores the "
+                         "position right after its move")
+    xs, ys, groups, kept, kept_shares = [], [], [], None, None
     if start is not None:
         begin = time.perf_counter()
         kept = np.asarray(start, np.float64)
@@ -308,13 +319,21 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
             on_round(out.rounds[-1])
     for k in range(rounds):
         begin = time.perf_counter()
-        name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
-        sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, kept)})
-        x, y = record(sset, config, sids, params, seed, k * games, games,
-                      AT_DECISION if at_decision else AFTER_MOVE, threads)
-        xs.append(x)
-        ys.append(y)
-        model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed, kept if warm else None)
+        if target == "choice":   # the teacher: the game's own expert, whatever model is kept
+            sids, params, _ = sset.seats([f"expert@{budget}"], players)
+            x, group, chosen = record_choices(sset, config, sids, params, seed, k * games, games)
+            xs.append(x)
+            ys.append(chosen)
+            groups.append(group + sum(int(g[-1]) + 1 for g in groups if g.size))
+            model = fit_choices(np.concatenate(xs), np.concatenate(groups), np.concatenate(ys), kept)
+        else:
+            name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
+            sids, params, _ = sset.seats([name], players, overrides={name: expert_vector(sset, budget, kept)})
+            x, y = record(sset, config, sids, params, seed, k * games, games,
+                          AT_DECISION if at_decision else AFTER_MOVE, threads)
+            xs.append(x)
+            ys.append(y)
+            model = fit(np.concatenate(xs), np.concatenate(ys), design, hidden, seed, kept if warm else None)
         shares = validate(simulate, game, table, model, field, deals, seed + 1, threads)
         share = mean_interval(shares)
         gain = None if kept_shares is None else paired_gain(shares, kept_shares)

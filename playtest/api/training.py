@@ -14,8 +14,8 @@ from simulator.core.setup import read_toml
 
 
 def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden=None, deals=2000, players=None,
-          variant="standard", setup=None, threads=None, start=None, warm=False, out=None, command=None,
-          on_round=None):
+          variant="standard", setup=None, threads=None, start=None, warm=False, target="share", out=None,
+          command=None, on_round=None):
     """Train the learned model of ``game`` by expert iteration (``playtest train``; ``studies.train``).
 
     Parameters
@@ -48,6 +48,12 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden
         Fit each round's model starting from the kept generation's (the
         starting model, until a round beats it) instead of from scratch;
         the design is then the kept model's.
+    target : {"share", "choice"}
+        What the model is fitted to: the seats' final win shares in the
+        expert's games (``share``), or the moves the game's ``expert`` (at
+        ``budget`` iterations) chose, every legal move's position scored
+        (``choice``, ``studies.choices``: needs ``start``, and a game whose
+        ``learned`` scores the position right after its move).
     out : str or pathlib.Path, optional
         A ``.npy`` file in an existing folder to write the kept model to,
         with its provenance (game, players, variant, setup digest,
@@ -75,7 +81,8 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden
         A player count outside the game's range, or an ``out`` that is not a
         ``.npy`` file in an existing folder, or a ``start`` that is not a model
         of the game's features, or a ``warm`` start whose ``design`` or
-        ``hidden`` differs from the starting model's.
+        ``hidden`` differs from the starting model's, or a ``choice`` target
+        without ``start`` or for a game whose ``learned`` looks ahead.
 
     Examples
     --------
@@ -109,13 +116,14 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden
         except ValueError as error:
             raise RunError(f"the starting model: {error}") from None
     design, hidden = _design(start, design, hidden, warm)
+    _check_target(game, target, start)
     result = run_train(game, simulate=simulate, seed=seed, rounds=rounds, games=games, budget=budget, design=design,
                        hidden=hidden, deals=deals, players=players, variant=variant, setup=override,
-                       threads=threads, start=start, warm=warm, on_round=on_round)
+                       threads=threads, start=start, warm=warm, target=target, on_round=on_round)
     command = command or (f"api.train({game!r}, seed={seed}, rounds={rounds}, games={games}, budget={budget}, "
                           f"design={design!r}, hidden={hidden}, deals={deals}, players={players}, "
                           f"variant={variant!r}, setup={setup!r}{'' if start is None else ', start=...'}"
-                          f"{', warm=True' if warm else ''})")
+                          f"{', warm=True' if warm else ''}{'' if target == 'share' else f', target={target!r}'})")
     info = provenance(game, players, variant, config.setup, command)
     if out is not None:
         model_files.save(out, result.model, info)
@@ -140,6 +148,24 @@ def _design(start, design, hidden, warm):
                        f"{'' if own[0] == 'linear' else f', {own[1]} hidden units'}); --design and --hidden may not "
                        f"change it")
     return design or own[0], hidden or own[1]
+
+
+def _check_target(game, target, start):
+    """Raise ``RunError`` unless ``target`` can train ``game``'s model (see ``train``)."""
+    from strategies.games import strategy_set
+
+    if target not in ("share", "choice"):
+        raise RunError(f"target {target!r} is not one of share, choice")
+    if target == "share":
+        return
+    if start is None:
+        raise RunError("--target choice refits a model to the expert's moves: give the model to start from "
+                       "(--start)")
+    if strategy_set(game).learned_looks_ahead:
+        able = [game_registry.get(n).title for n in game_registry.names() if not strategy_set(n).learned_looks_ahead]
+        raise RunError(f"--target choice: {game_registry.get(game).title}'s learned player looks ahead before it "
+                       f"scores a move, which the choices are not recorded with; it takes games whose learned "
+                       f"player scores the position right after its move ({', '.join(able)})")
 
 
 def search_gain(games, *, deals=100, seed=0, threads=None, budget=None, param=None, baseline=None,
