@@ -25,9 +25,12 @@ been tried: ``mean + exploration * prior * sqrt(availability) / (1 +
 visits)``.
 
 The model is the game's ``expert.npy`` in its strategy package when it
-ships one (fitted where the search evaluates: every seat's view after every
-move, mid-trick included, by ``studies.train.leaf_model``), else the model
-``learned`` plays (``strategies/<game>/learned.npy``).
+ships one, else the model ``learned`` plays (``strategies/<game>/learned.npy``).
+Fool!'s is fitted where the search evaluates (every seat's view after every
+move, mid-trick included, by ``studies.train.leaf_model``); Fauch & Fertig's
+is the win-share model its ``learned`` played before that was refitted to
+``expert``'s move choices (``studies.choices``), whose values order moves
+but are not win shares.
 
 Parameter vector (``--param expert=...``)::
 
