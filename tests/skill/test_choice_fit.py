@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simulator import games
-from simulator.core.learned import LINEAR, M_WEIGHTS, TANH, model_size
+from simulator.core.learned import LINEAR, M_WEIGHTS, RELU, TANH, model_size
 from simulator.core.recorder import AFTER_MOVE
 from strategies.games import strategy_set
 from strategies.learned import weights_path
@@ -38,7 +38,7 @@ def agreement(model, features, group, chosen):
     return np.mean(hits)
 
 
-@pytest.mark.parametrize("kind, hidden", [(LINEAR, 0), (TANH, 5)])
+@pytest.mark.parametrize("kind, hidden", [(LINEAR, 0), (TANH, 5), (RELU, 5)])
 def test_a_choice_fit_learns_to_pick_the_teachers_moves(kind, hidden):
     """Known truth: a teacher model picks its best candidate; a fit started from another model (the teacher's
     weights scrambled) picks the teacher's move on fresh decisions far more often than its start, and keeps
