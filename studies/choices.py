@@ -32,8 +32,9 @@ moves are played inside the compiled player and are not recorded here.
 import numpy as np
 
 from simulator import games as game_registry
-from simulator.core.learned import KINDS, LINEAR, M_FEATURES, M_HIDDEN, M_KIND, M_WEIGHTS, model_size
+from simulator.core.learned import KINDS, LINEAR, M_FEATURES, M_HIDDEN, M_KIND
 from simulator.core.state import is_terminal, to_move
+from studies.model_weights import network_parts, raw, standardised
 
 TEMPERATURE = 0.03   # the softmax's temperature: about the spread of a shipped model's values over a decision's moves
 PULL = 0.01          # the L2 pull toward the starting weights (on standardised features), per unit of cross-entropy
@@ -101,7 +102,7 @@ def fit_choices(features, group, chosen, start, temperature=TEMPERATURE, pull=PU
     sizes = np.diff(np.r_[first, group.size])
     target = chosen.astype(np.float64)
     net = _Net(kind, nf, hidden)
-    theta0 = net.standardised(start, mean, scale)
+    theta0 = standardised(start, mean, scale)
 
     def loss(theta):
         v, backward = net.forward(theta, x)
@@ -115,41 +116,20 @@ def fit_choices(features, group, chosen, start, temperature=TEMPERATURE, pull=PU
         return cross + 0.5 * pull * ((theta - theta0) ** 2).sum(), grad + pull * (theta - theta0)
 
     theta = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": iterations}).x
-    model = net.raw(theta, mean, scale)
-    assert model.size == model_size(kind, nf, hidden)
-    return model
+    return raw(kind, nf, hidden, theta, mean, scale)
 
 
 class _Net:
-    """A model vector's design as a function of its weights on standardised features: ``forward`` gives the
-    values and a function from their gradient to the weights'; ``standardised`` and ``raw`` convert a
-    model vector to those weights and back."""
+    """A model vector's design as a function of its weights on standardised features (``studies.model_weights``):
+    ``forward`` gives the values and a function from their gradient to the weights'."""
 
     def __init__(self, kind, nf, hidden):
         self.kind, self.nf, self.h = kind, nf, hidden
 
-    def standardised(self, model, mean, scale):
-        w = model[M_WEIGHTS:]
-        if self.kind == LINEAR:
-            return np.concatenate([[w[0] + w[1:] @ mean], w[1:] * scale])
-        nf, h = self.nf, self.h
-        w1, b1 = w[:h * nf].reshape(h, nf), w[h * nf:h * nf + h]
-        return np.concatenate([(w1 * scale).ravel(), b1 + w1 @ mean, w[h * nf + h:]])
-
-    def raw(self, theta, mean, scale):
-        head = [self.kind, self.nf, self.h]
-        if self.kind == LINEAR:
-            w = theta[1:] / scale
-            return np.concatenate([head, [theta[0] - w @ mean], w])
-        nf, h = self.nf, self.h
-        w1 = theta[:h * nf].reshape(h, nf) / scale
-        return np.concatenate([head, w1.ravel(), theta[h * nf:h * nf + h] - w1 @ mean, theta[h * nf + h:]])
-
     def forward(self, theta, x):
         if self.kind == LINEAR:
             return theta[0] + x @ theta[1:], lambda g: np.concatenate([[g.sum()], x.T @ g])
-        nf, h = self.nf, self.h
-        w1, b1, w2 = theta[:h * nf].reshape(h, nf), theta[h * nf:h * nf + h], theta[h * nf + h:h * nf + 2 * h]
+        w1, b1, w2, b2 = network_parts(theta, self.nf, self.h)
         z = x @ w1.T + b1
         a = np.tanh(z) if KINDS[self.kind] == "tanh" else np.maximum(z, 0.0)
         slope = 1 - a * a if KINDS[self.kind] == "tanh" else (z > 0).astype(np.float64)
@@ -158,4 +138,4 @@ class _Net:
             delta = g[:, None] * w2[None, :] * slope
             return np.concatenate([(delta.T @ x).ravel(), delta.sum(0), a.T @ g, [g.sum()]])
 
-        return a @ w2 + theta[-1], backward
+        return a @ w2 + b2, backward

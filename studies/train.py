@@ -66,12 +66,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator import games as game_registry
-from simulator.core.learned import KINDS, LINEAR, M_HIDDEN, M_KIND, M_WEIGHTS, RELU, TANH, fold_feature, model_size
+from simulator.core.learned import KINDS, LINEAR, M_HIDDEN, M_KIND, M_WEIGHTS, RELU, TANH, fold_feature
 from simulator.core.recorder import AFTER_MOVE, AT_DECISION, EVERY_SEAT
 from simulator.core.search import (LEARNED_LEAF, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
 from strategies.games import strategy_set
 from studies.choices import fit_choices, record_choices
+from studies.model_weights import network_parts, raw, standardised
 
 DESIGNS = {"linear": LINEAR, "tanh": TANH, "relu": RELU}
 SEAT_AT = 0.5   # the seat-number feature (seat / (players - 1)) of a middle seat, which the written model reads
@@ -176,17 +177,14 @@ def fit(features, targets, design="linear", hidden=16, seed=0, start=None):
     if kind == LINEAR:
         base = 0.0 if start is None else start[M_WEIGHTS] + features @ start[M_WEIGHTS + 1:]
         reg = Ridge(alpha=1.0).fit(x, targets - base)
-        w = reg.coef_ / scaler.scale_
-        model = np.concatenate([[kind, n, 0, reg.intercept_ - w @ scaler.mean_], w])
+        model = raw(LINEAR, n, 0, np.concatenate([[reg.intercept_], reg.coef_]), scaler.mean_, scaler.scale_)
         if start is not None:
             model[M_WEIGHTS:] += start[M_WEIGHTS:]
     else:
         hidden = hidden if start is None else int(start[M_HIDDEN])
         reg = _network(x, targets, KINDS[kind], hidden, seed, start, scaler)
-        w1 = reg.coefs_[0].T / scaler.scale_            # (hidden, features)
-        b1 = reg.intercepts_[0] - w1 @ scaler.mean_
-        model = np.concatenate([[kind, n, hidden], w1.ravel(), b1, reg.coefs_[1][:, 0], reg.intercepts_[1]])
-    assert model.size == model_size(kind, n, int(model[M_HIDDEN]))
+        theta = np.concatenate([reg.coefs_[0].T.ravel(), reg.intercepts_[0], reg.coefs_[1][:, 0], reg.intercepts_[1]])
+        model = raw(kind, n, hidden, theta, scaler.mean_, scaler.scale_)
     return model
 
 
@@ -205,12 +203,9 @@ def _network(x, targets, activation, hidden, seed, start, scaler):
             warnings.simplefilter("ignore", ConvergenceWarning)
             _interruptible(reg.set_params(max_iter=1).fit, x[:WARM_SETUP_ROWS], targets[:WARM_SETUP_ROWS])
         reg.set_params(max_iter=300)
-        nf = x.shape[1]
-        w1 = start[M_WEIGHTS:M_WEIGHTS + hidden * nf].reshape(hidden, nf)
-        b1 = start[M_WEIGHTS + hidden * nf:M_WEIGHTS + hidden * nf + hidden]
-        w2, b2 = start[M_WEIGHTS + hidden * nf + hidden:-1], start[-1]
-        reg.coefs_ = [(w1 * scaler.scale_).T.copy(), w2[:, None].copy()]
-        reg.intercepts_ = [b1 + w1 @ scaler.mean_, np.array([b2])]
+        w1, b1, w2, b2 = network_parts(standardised(start, scaler.mean_, scaler.scale_), x.shape[1], hidden)
+        reg.coefs_ = [w1.T.copy(), w2[:, None].copy()]
+        reg.intercepts_ = [b1.copy(), np.array([b2])]
         reg.best_validation_score_ = -np.inf   # early stopping keeps the best epoch of this fit, not of the set-up
     return _interruptible(reg.fit, x, targets)
 
