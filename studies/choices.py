@@ -33,6 +33,7 @@ import numpy as np
 
 from simulator import games as game_registry
 from simulator.core.learned import KINDS, LINEAR, M_FEATURES, M_HIDDEN, M_KIND
+from simulator.core.output import game_rows
 from simulator.core.state import is_terminal, to_move
 from studies.model_weights import network_parts, raw, standardised
 
@@ -51,9 +52,7 @@ def record_choices(sset, config, sids, params, seed, start, count):
     new_search, search = sset.search_player()
     buf = new_search(arrays, params, sids)
     obs, feat = buf[-1][2], buf[-1][3]
-    players = config.players
-    outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
-               np.zeros((players, max(1, len(g.seat_columns))), np.int32), np.zeros(max(1, len(g.game_columns)), np.int32))
+    outputs = game_rows(g, config.players)
     no_trace = np.empty(0, np.int64)
     state, work = engine.new_state(arrays, params), engine.new_state(arrays, params)
     actions = np.empty(g.max_actions, np.int64)

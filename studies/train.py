@@ -67,6 +67,7 @@ import numpy as np
 
 from simulator import games as game_registry
 from simulator.core.learned import KINDS, LINEAR, M_HIDDEN, M_KIND, M_WEIGHTS, RELU, TANH, fold_feature
+from simulator.core.output import game_rows
 from simulator.core.recorder import AFTER_MOVE, AT_DECISION, EVERY_SEAT
 from simulator.core.search import (LEARNED_LEAF, P_EXPLORATION, P_FORBID, P_HORIZON, P_ITERATIONS, P_ROLLOUT,
                                    P_ROLLOUT_PARAMS)
@@ -141,10 +142,7 @@ def record(sset, config, sids, params, seed, start, count, positions, threads=1)
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     recorder = sset.recorder()
     game = game_registry.get(sset.game)
-    players = config.players
-    scratch = (np.zeros(players, np.int32), np.zeros(players, np.int64),
-               np.zeros((players, max(1, len(game.seat_columns))), np.int32),
-               np.zeros(max(1, len(game.game_columns)), np.int32))
+    scratch = game_rows(game, config.players)
     capacity = ROWS_PER_GAME * count
     while True:
         feats = np.empty((capacity, sset.n_features), np.float64)

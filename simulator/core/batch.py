@@ -577,11 +577,7 @@ def traced_game(game, config, trace_game, sids, params, seed, game_index):
     ``n`` is the kernel's return value (negative: -(1+seat) of an illegal
     choice) and ``trace`` is cut to its length.
     """
-    players = config.players
-    scores = np.empty(players, np.int32)
-    standing = np.empty(players, np.int64)
-    seat_stats = np.zeros((players, max(1, len(game.seat_columns))), np.int32)
-    game_stats = np.zeros(max(1, len(game.game_columns)), np.int32)
+    scores, standing, seat_stats, game_stats = output.game_rows(game, config.players)
     trace = np.zeros(config.trace_len, np.int64)
     n = trace_game(config.arrays, sids, params, seed, game_index, scores, standing, seat_stats, game_stats, trace)
     return n, trace[:max(n, 0)], scores, standing, seat_stats, game_stats

@@ -34,6 +34,14 @@ MANIFEST = "manifest.json"
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 1, "statistics": False}
 
 
+def game_rows(game, players):
+    """``(scores, standing, seat_stats, game_stats)``: one game's output rows as the kernels write them, for
+    ``game`` (a descriptor) at ``players`` players; the stats at least one column wide."""
+    return (np.zeros(players, np.int32), np.zeros(players, np.int64),
+            np.zeros((players, max(1, len(game.seat_columns))), np.int32),
+            np.zeros(max(1, len(game.game_columns)), np.int32))
+
+
 @nb.njit(cache=True, nogil=True)
 def ranks_and_wins(standing):
     """Rank (1 = best, ties share the better rank) and win share (1/k for a k-way shared top).

@@ -14,6 +14,7 @@ import pytest
 
 from playtest import api
 from simulator import games
+from simulator.core.output import game_rows
 from simulator.core.state import is_terminal, to_move
 from simulator.fool import engine as fool
 from simulator.forks import engine as forks
@@ -32,9 +33,7 @@ class Table:
         player = f"mcts@{iterations}"
         self.sids, self.params, _ = sset.seats([player], players, overrides={player: sset.search_vector(player, horizon)})
         self.new_search, self.search = sset.search_player()  # the kernels' own: compiled once for both
-        self.outputs = (np.zeros(players, np.int32), np.zeros(players, np.int64),
-                        np.zeros((players, max(1, len(g.seat_columns))), np.int32),
-                        np.zeros(max(1, len(g.game_columns)), np.int32))
+        self.outputs = game_rows(g, players)
 
     def started(self, game, steps, seed=0):
         """A state of game ``game`` after ``steps`` uniformly random actions (fewer if it ends)."""
