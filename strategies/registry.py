@@ -278,6 +278,12 @@ class StrategySet:
         self.kernels(search=True)
         return self._kernels[True][2], self._kernels[True][4]
 
+    def learned_candidates(self):
+        """``(new_search, candidates)``: ``simulator.core.learned.learned_candidates`` (the positions the learned
+        player scores) from the kernels with ``search=True``, with the function allocating its buffers."""
+        self.kernels(search=True)
+        return self._kernels[True][2], self._kernels[True][5]
+
     def recorder(self):
         """``simulator.core.recorder.record_games`` for the current strategies (built-ins only), calling the
         search and learned players of the kernels with ``search=True``."""

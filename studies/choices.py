@@ -11,11 +11,14 @@ Here the model is fitted to a teacher's choices instead, the apprentice's
 target in expert iteration (Anthony, Tian and Barber 2017):
 
 * ``record_choices`` plays games with the teacher in every seat (the guided
-  search ``expert``) and, at every decision with more than one legal move,
-  writes one row per legal move: the features of what the mover observes
-  right after it, as ``learned`` scores it, with the decision's group number
-  and whether the teacher chose it. Decisions where a move ends the game are
-  left out (``learned`` scores those by the real result, not the model).
+  search ``expert``) and, at every decision where ``learned`` would compare
+  moves by its model, writes one row per legal move: the features of what
+  the mover observes where ``learned`` scores that move (right after it, or
+  after its look-ahead; ``simulator.core.learned.learned_candidates``, the
+  same determinization and look-ahead as the player), with the decision's
+  group number and whether the teacher chose it. Decisions where a move's
+  look-ahead ends the game are left out (``learned`` scores those by the real
+  result, not the model).
 * ``fit_choices`` fits the model so that a softmax of its values over each
   group (at ``TEMPERATURE``, in win-share units) gives the teacher's move:
   the mean cross-entropy over the groups, plus an L2 pull (``PULL``) toward
@@ -23,10 +26,6 @@ target in expert iteration (Anthony, Tian and Barber 2017):
 
 The values of such a model keep the order of the moves, not the level of a
 win share, so it serves ``learned`` and not ``expert``'s leaf.
-
-Only for games whose ``learned`` scores the position right after its move
-(no look-ahead: ``StrategySet.learned_looks_ahead`` False); a look-ahead's
-moves are played inside the compiled player and are not recorded here.
 """
 
 import numpy as np
@@ -44,45 +43,38 @@ ITERATIONS = 200     # L-BFGS iterations at most
 
 def record_choices(sset, config, sids, params, seed, start, count):
     """``(features, group, chosen)`` of games ``start .. start+count-1`` of run ``seed`` played by the lineup
-    (``sids``, ``params``; search seats only): per decision with more than one legal move and none ending
-    the game, one row per legal move (the mover's features right after it, in the engine's order), the
-    decision's number in ``group`` (0, 1, ... in play order) and True in ``chosen`` for the move played."""
+    (``sids``, ``params``; search seats only): per decision where ``learned`` would score more than one move by
+    its model (``simulator.core.learned.learned_candidates``, on a copy of the state, so the game is the lineup's
+    own), one row per legal move (the features ``learned`` scores it by, in the engine's order), the decision's
+    number in ``group`` (0, 1, ... in play order) and True in ``chosen`` for the move played."""
     g = game_registry.get(sset.game)
     engine, arrays = g.engine, config.arrays
     new_search, search = sset.search_player()
+    candidates = sset.learned_candidates()[1]
     buf = new_search(arrays, params, sids)
-    obs, feat = buf[-1][2], buf[-1][3]
     outputs = game_rows(g, config.players)
     no_trace = np.empty(0, np.int64)
-    state, work = engine.new_state(arrays, params), engine.new_state(arrays, params)
+    state, copy = engine.new_state(arrays, params), engine.new_state(arrays, params)
+    feats = np.empty((g.max_actions, sset.n_features), np.float64)
     actions = np.empty(g.max_actions, np.int64)
     rows, group, chosen, decisions = [], [], [], 0
     for k in range(start, start + count):
         engine.reset(state, arrays, seed, k, no_trace, False)
         while not is_terminal(state):
-            me = to_move(state)
-            n = engine.legal_actions(state, arrays, actions)
+            engine.copy_state(state, copy)
+            n = candidates(copy, arrays, sids, params, buf, feats, actions)
             played = int(search(state, arrays, sids, params, buf, *outputs))
             if played < 0:
-                raise RuntimeError(f"seat {me} chose illegally while recording choices")
-            candidates = []
-            for i in range(n if n > 1 else 0):
-                engine.copy_state(state, work)
-                engine.apply(work, arrays, int(actions[i]), no_trace, False)
-                if is_terminal(work):
-                    candidates = []
-                    break
-                engine.observe(work, arrays, me, obs)
-                engine.features(obs, feat)
-                candidates.append((feat.copy(), int(actions[i]) == played))
-            for row, was_played in candidates:
-                rows.append(row)
-                group.append(decisions)
-                chosen.append(was_played)
-            decisions += bool(candidates)
+                raise RuntimeError(f"seat {to_move(state)} chose illegally while recording choices")
+            if n:
+                rows.append(feats[:n].copy())
+                group.append(np.full(n, decisions))
+                chosen.append(actions[:n] == played)
+                decisions += 1
             engine.apply(state, arrays, played, no_trace, False)
-    width = sset.n_features
-    return (np.array(rows, np.float64).reshape(-1, width), np.array(group, np.int64), np.array(chosen, bool))
+    if not rows:
+        return np.empty((0, sset.n_features)), np.empty(0, np.int64), np.empty(0, bool)
+    return np.concatenate(rows), np.concatenate(group).astype(np.int64), np.concatenate(chosen)
 
 
 def fit_choices(features, group, chosen, start, temperature=TEMPERATURE, pull=PULL, iterations=ITERATIONS):

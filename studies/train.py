@@ -284,8 +284,8 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     expert is then the guided search it steers, and the rounds' models must beat it. ``warm`` fits each
     round's model warm-started from the kept generation's (``fit``'s ``start``; from scratch while none is
     kept), on every round's rows so far. ``target`` "choice" fits the kept model to the move choices of the
-    game's ``expert`` at ``budget`` iterations instead (``studies.choices``; it needs ``start``, and a game
-    whose ``learned`` does not look ahead). Returns the ``Training``."""
+    game's ``expert`` at ``budget`` iterations instead (``studies.choices``; it needs ``start``). Returns the
+    ``Training``."""
     from analyses.tune import mean_interval
 
     sset = strategy_set(game)
@@ -297,9 +297,8 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
     field = sset.strongest
     at_decision = g.recorded_at_decision if at_decision is None else at_decision
     out = Training(game, players, sset.seat_feature)
-    if target == "choice" and (start is None or sset.learned_looks_ahead):
-        raise ValueError("the choice target refits a starting model (start) for a learned player that scores the "
-                         "position right after its move")
+    if target == "choice" and start is None:
+        raise ValueError("the choice target refits a starting model (start)")
     xs, ys, groups, kept, kept_shares = [], [], [], None, None
     if start is not None:
         begin = time.perf_counter()

@@ -122,6 +122,7 @@ class Kernels(NamedTuple):
     new_search: object
     search: object
     learned: object
+    candidates: object
 
 
 def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-1, lookahead=(-1, ()),
@@ -153,10 +154,11 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "") + variant) if cache else ""
     choose = bind_choose(game, decide, cache=cache, tag=tag)
     if search:
-        new_search, searcher, player = bind_engine_search(game, choose, cache=cache, tag=tag, search_sid=search_sid,
+        new_search, searcher, player, candidates = bind_engine_search(game, choose, cache=cache, tag=tag, search_sid=search_sid,
                                                           learned_sid=learned_sid, lookahead=lookahead)
     else:
-        new_search, searcher, player = _no_search_buffers, _search_not_compiled, _search_not_compiled
+        new_search, searcher, player, candidates = (_no_search_buffers, _search_not_compiled, _search_not_compiled,
+                                                    _search_not_compiled)
     play = bind(play_game, cache=cache, parallel=False, nrt=nrt, tag=tag, choose=choose, reset=engine.reset,
                 apply=engine.apply, result=bonus_result(game, cache=cache, tag=tag),
                 round_standing=bonus_standing(game, cache=cache, tag=tag), search=searcher, learned_player=player,
@@ -172,7 +174,7 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     if search:
         label(searcher, f"{game.title}: the search player")
         label(player, f"{game.title}: the learned player")
-    return Kernels(BatchKernel(run), trace, new_search, searcher, player)
+    return Kernels(BatchKernel(run), trace, new_search, searcher, player, candidates)
 
 
 def label(kernel, text):
@@ -243,7 +245,7 @@ def engine_verbs(game):
 
 
 def bind_engine_search(game, choose, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ())):
-    """``(new_search, search, learned)`` bound to a game's verbs and its bound ``choose`` (``bind_choose``),
+    """``(new_search, search, learned, candidates)`` bound to a game's verbs and its bound ``choose`` (``bind_choose``),
     compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = dict(engine_verbs(game), result=bonus_result(game, cache=cache, tag=tag), choose=choose)
     return bind_search(verbs, cache=cache, tag=tag, search_sid=search_sid, learned_sid=learned_sid,
@@ -267,7 +269,7 @@ SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ()), nrt=True):
-    """Return ``(new_search, search, learned)`` of ``simulator.core.search`` and ``simulator.core.learned``
+    """Return ``(new_search, search, learned, candidates)`` of ``simulator.core.search`` and ``simulator.core.learned``
     bound to an engine's verbs: with them the learned player's (``observe``, ``features``, ``N_FEATURES``,
     ``OBS_SIZE``), whose strategy id is ``learned_sid`` (a search whose rollout is that id scores its leaves with
     the learned model; ``new_search``'s buffers end with the learned player's, ``new_learned``), and whose
@@ -292,12 +294,17 @@ def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(
     new_learned = bind(learned.new_learned, cache=cache, parallel=False, tag=tag, **names)
     seat_value = bind(learned.seat_value, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag, **names)
     leaf = bind(learned.leaf_shares, cache=cache, parallel=False, nrt=nrt, tag=tag, seat_value=seat_value, **names)
+    looks = dict(determinized=bind(learned.determinized, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag,
+                                   **names),
+                 look_ahead=bind(learned.look_ahead, cache=cache, parallel=False, nrt=nrt, inline=True, tag=tag,
+                                 **names))
     player = bind(learned.learned_move, cache=cache, parallel=False, nrt=nrt, tag=tag, seat_value=seat_value,
-                  **names)
+                  **looks, **names)
+    candidates = bind(learned.learned_candidates, cache=cache, parallel=False, nrt=nrt, tag=tag, **looks, **names)
     return (bind(search.new_search, cache=cache, parallel=False, tag=tag, new_learned=new_learned, **names),
             bind(search.search, cache=cache, parallel=False, nrt=nrt, tag=tag, allowed_actions=allowed,
                  leaf_shares=leaf, **names),
-            player)
+            player, candidates)
 
 
 def play_game(arrays, sids, params, seed, game, state, buf, scores, standing, seat_stats, game_stats, trace,

@@ -29,7 +29,8 @@ observes (the real win share if the game ended); it takes the best, ties to
 the first legal action. The search (``simulator.core.search``) uses the same model as its
 leaf evaluation (``leaf_shares``).
 
-``new_learned``, ``learned_move`` and ``leaf_shares`` are templates bound per
+``new_learned``, ``learned_move``, ``learned_candidates`` (the positions it
+scores, for fitting a teacher's choices) and ``leaf_shares`` are templates bound per
 engine by ``simulator.core.kernels`` (``new_state``, ``copy_state``,
 ``determinize``, ``legal_actions``, ``apply``, ``result``, ``observe``,
 ``features``, ``choose``, ``N_FEATURES``, ``OBS_SIZE``, ``MAX_ACTIONS``, and
@@ -197,26 +198,10 @@ def seat_value(state, arrays, params, row, seat, buf, scores, standing, seat_sta
     return value(params, row, feat, hidden)
 
 
-def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
-    """Template: the action the ``learned`` seat to move takes in ``state`` (left unchanged but for its stream).
-
-    Its parameter row is the model. It determinizes ``state`` once; for each
-    legal action it copies that world, applies the action, lets the other
-    seats play on with the bound heuristic ``LOOKAHEAD_SID`` (through
-    ``choose``) until the game ends, its seat is to move again, or
-    ``LOOKAHEAD_PLIES`` x players moves were made, and scores what its seat
-    then observes (``seat_value``). With ``LOOKAHEAD_SID`` -1 it scores the
-    position right after its move. Best value wins, ties to the first legal
-    action; a single legal action is taken without scoring (the look-ahead
-    plays on copies with streams of their own, so no stream changes). ``buf`` are the search's buffers
-    (``simulator.core.search.new_search``), whose last entry is the learned
-    player's (``new_learned``). ``scores``, ``standing``, ``seat_stats``
-    and ``game_stats`` are the game's output rows, used as scratch (the
-    caller writes the real result after the game). Allocation-free.
-    """
-    lbuf = buf[-1]
-    world, trial, acts, rng, no_trace, rsids, rparams = lbuf[0], lbuf[1], lbuf[5], lbuf[6], lbuf[8], lbuf[9], lbuf[10]
-    me = to_move(state)
+def determinized(state, arrays, me, world, rng):
+    """Template (inlined): ``world`` = ``state`` determinized for seat ``me`` from its own stream, every random
+    stream of ``world`` reseeded from it (so nothing hidden leaks); the seat's stream in ``state`` advances as the
+    determinization drew from it. ``rng`` is scratch for the stream."""
     rngs = state[1]
     for k in range(4):
         rng[k] = rngs[1 + me, k]
@@ -225,23 +210,81 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     reseed_from(world[1], rng)
     for k in range(4):
         rngs[1 + me, k] = rng[k]
+
+
+def look_ahead(world, trial, arrays, action, me, cap, rsids, rparams, no_trace):
+    """Template (inlined): ``trial`` = ``world`` after seat ``me`` plays ``action`` and the other seats play on by
+    the look-ahead's heuristic (``rsids``, ``rparams``, through ``choose``) until the game ends, ``me`` is to move
+    again, or ``cap`` moves were made (0: the position right after the move)."""
+    copy_state(world, trial)
+    apply(trial, arrays, action, no_trace, False)
+    plies = 0
+    while plies < cap and not is_terminal(trial) and to_move(trial) != me:
+        apply(trial, arrays, choose(trial, arrays, rsids, rparams), no_trace, False)
+        plies += 1
+
+
+def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats, game_stats):
+    """Template: the action the ``learned`` seat to move takes in ``state`` (left unchanged but for its stream).
+
+    Its parameter row is the model. It determinizes ``state`` once
+    (``determinized``); for each legal action it plays that action and the
+    look-ahead (``look_ahead``: the other seats by the bound heuristic
+    ``LOOKAHEAD_SID`` until the game ends, its seat is to move again, or
+    ``LOOKAHEAD_PLIES`` x players moves were made; with ``LOOKAHEAD_SID`` -1
+    none) and scores what its seat then observes (``seat_value``). Best
+    value wins, ties to the first legal action; a single legal action is
+    taken without scoring (the look-ahead plays on copies with streams of
+    their own, so no stream changes). ``buf`` are the search's buffers
+    (``simulator.core.search.new_search``), whose last entry is the learned
+    player's (``new_learned``). ``scores``, ``standing``, ``seat_stats``
+    and ``game_stats`` are the game's output rows, used as scratch (the
+    caller writes the real result after the game). Allocation-free.
+    """
+    lbuf = buf[-1]
+    world, trial, acts, rng, no_trace, rsids, rparams = lbuf[0], lbuf[1], lbuf[5], lbuf[6], lbuf[8], lbuf[9], lbuf[10]
+    me = to_move(state)
+    determinized(state, arrays, me, world, rng)
     n = legal_actions(world, arrays, acts)
     if n == 1:  # a forced move: nothing to score (every stream is as the scoring would have left it)
         return acts[0]
     cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0
     best, best_value = -1, -1e300
     for i in range(n):
-        copy_state(world, trial)
-        apply(trial, arrays, acts[i], no_trace, False)
-        plies = 0
-        while plies < cap and not is_terminal(trial) and to_move(trial) != me:
-            apply(trial, arrays, choose(trial, arrays, rsids, rparams), no_trace, False)
-            plies += 1
+        look_ahead(world, trial, arrays, acts[i], me, cap, rsids, rparams, no_trace)
         v = seat_value(trial, arrays, params, me, me, lbuf, scores, standing, seat_stats,
                        game_stats)
         if v > best_value:
             best, best_value = acts[i], v
     return best
+
+
+def learned_candidates(state, arrays, sids, params, buf, feats, actions):
+    """Template: the positions ``learned_move`` would score in ``state``, for a teacher's choices to be fitted to
+    (``studies.choices``). Determinizes and looks ahead exactly as ``learned_move`` (so ``state``'s mover's stream
+    advances the same way); writes each legal action to ``actions[i]`` and the features of what the mover then
+    observes to ``feats[i]``, and returns their number. Returns 0 (nothing to fit) when there is one legal action
+    or a move's look-ahead ends the game (the player scores that by the real result, not the model).
+    Allocation-free."""
+    lbuf = buf[-1]
+    world, trial, obs, feat, acts, rng, no_trace, rsids, rparams = (lbuf[0], lbuf[1], lbuf[2], lbuf[3], lbuf[5],
+                                                                    lbuf[6], lbuf[8], lbuf[9], lbuf[10])
+    me = to_move(state)
+    determinized(state, arrays, me, world, rng)
+    n = legal_actions(world, arrays, acts)
+    if n == 1:
+        return 0
+    cap = LOOKAHEAD_PLIES * sids.size if LOOKAHEAD_SID >= 0 else 0
+    for i in range(n):
+        look_ahead(world, trial, arrays, acts[i], me, cap, rsids, rparams, no_trace)
+        if is_terminal(trial):
+            return 0
+        observe(trial, arrays, me, obs)
+        features(obs, feat)
+        actions[i] = acts[i]
+        for j in range(feat.size):
+            feats[i, j] = feat[j]
+    return n
 
 
 def leaf_shares(state, arrays, model, buf, share, scores, standing, seat_stats, game_stats):

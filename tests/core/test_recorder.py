@@ -15,8 +15,8 @@ pytestmark = pytest.mark.xdist_group("tests/core/test_recorder.py")
 NIM = games.get("nim")
 SIDS = {s.name: i for i, s in enumerate(strategy_set("nim").builtins)}
 CHOOSE = bind_choose(NIM, strategy_set("nim").dispatch, cache=False)
-NEW_SEARCH, SEARCH, LEARNED = bind_engine_search(NIM, CHOOSE, cache=False, search_sid=SIDS["mcts"],
-                                                 learned_sid=SIDS["learned"])
+NEW_SEARCH, SEARCH, LEARNED, _ = bind_engine_search(NIM, CHOOSE, cache=False, search_sid=SIDS["mcts"],
+                                                    learned_sid=SIDS["learned"])
 E = NIM.engine
 RECORD = bind(recorder.record_games, cache=False, parallel=False, choose=CHOOSE, new_state=E.new_state,
               new_search=NEW_SEARCH, search=SEARCH, learned_player=LEARNED, reset=E.reset, apply=E.apply,
@@ -82,3 +82,5 @@ def test_at_decision_records_every_decision_with_the_pile_before_it():
 def test_too_few_rows_asks_for_more():
     assert record(5, 10, True, capacity=3)[0] == -1
     assert record(5, 10, False, capacity=3)[0] == -1
+
+

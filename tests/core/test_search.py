@@ -10,7 +10,7 @@ from strategies.games import strategy_set
 
 NIM = games.get("nim")
 CHOOSE = bind_choose(NIM, strategy_set("nim").dispatch, cache=False)  # (the rollouts here are uniform: unused)
-NEW_SEARCH, SEARCH, _ = bind_search(dict(engine_verbs(NIM), choose=CHOOSE), cache=False, search_sid=0)
+NEW_SEARCH, SEARCH, _, _ = bind_search(dict(engine_verbs(NIM), choose=CHOOSE), cache=False, search_sid=0)
 
 
 def decide(pile, iterations=2000, exploration=0.7, rollout=-1, forbid=0, seed=3):

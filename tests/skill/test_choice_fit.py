@@ -6,11 +6,11 @@ import pytest
 
 from simulator import games
 from simulator.core.learned import LINEAR, M_WEIGHTS, RELU, TANH, model_size
-from simulator.core.recorder import AFTER_MOVE
+from simulator.core.output import game_rows
+from simulator.core.state import is_terminal
 from strategies.games import strategy_set
 from strategies.learned import weights_path
 from studies.choices import fit_choices, record_choices
-from studies.train import record
 from cli_support import assert_refused, invoke, tree
 from test_learned import numpy_value
 
@@ -80,23 +80,40 @@ def test_every_decision_has_one_chosen_move_among_its_legal_ones(fauch_fertig):
     assert sizes.min() >= 2 and np.bincount(group, weights=chosen).tolist() == [1.0] * sizes.size
 
 
-def test_the_chosen_moves_rows_are_the_positions_the_recorder_takes_after_each_move(fauch_fertig):
-    """The recorder (``AFTER_MOVE``, the same lineup and games) writes what the mover observes after every move;
-    every chosen candidate's row is one of them, and the rows of the moves not played mostly are not."""
-    sset, config, sids, params = fauch_fertig
-    features, group, chosen = record_choices(sset, config, sids, params, 3, 0, 4)
-    after, _ = record(sset, config, sids, params, 3, 0, 4, AFTER_MOVE)
-    seen = {tuple(r) for r in after}
-    assert all(tuple(r) in seen for r in features[chosen])
-    assert np.mean([tuple(r) in seen for r in features[~chosen]]) < 0.5
-
-
-def test_a_choice_target_for_a_game_whose_learned_looks_ahead_is_one_error_line(tmp_path):
-    before = tree(tmp_path)
-    result = invoke("train", "forks", "--target", "choice", "--start", weights_path("forks"),
-                    "--out", tmp_path / "m.npy", "--rounds", "1", "--games", "2")
-    assert_refused(result, "--target choice", "looks ahead", "Fauch & Fertig")
-    assert tree(tmp_path) == before
+@pytest.mark.parametrize("game, players, pile", [("nim", 2, 21), ("fauch-fertig", 4, None)])
+def test_the_candidates_are_the_positions_the_learned_player_scores(game, players, pile):
+    """At every decision of a few games (Nim from 21 counters, whose ``learned`` looks ahead, and Fauch &
+    Fertig, whose does not), the move ``learned`` plays with a random linear model is the first best of that
+    model's values of the rows ``learned_candidates`` writes for a copy of the same state (what
+    ``record_choices`` records); the candidates are the legal moves, and both leave the mover's stream the
+    same."""
+    g, sset = games.get(game), strategy_set(game)
+    arrays = g.configure(players, override=pile and {"pile": {"min": pile, "max": pile}}).arrays
+    e, nf, most = g.engine, sset.n_features, g.max_actions
+    sids = np.full(players, sset.learned_sid, np.int64)
+    params = np.tile(np.r_[LINEAR, nf, 0, np.random.default_rng(4).normal(size=1 + nf)], (players, 1))
+    new_search, candidates = sset.learned_candidates()
+    learned = sset.learned_player()[1]
+    buf, out = new_search(arrays, params, sids), game_rows(g, players)
+    state, mine, theirs = (e.new_state(arrays, params) for _ in range(3))
+    feats, actions, legal = np.empty((most, nf)), np.empty(most, np.int64), np.empty(most, np.int64)
+    no_trace, scored, unscored = np.empty(0, np.int64), 0, 0
+    for k in range(4):
+        e.reset(state, arrays, 9, k, no_trace, False)
+        while not is_terminal(state):
+            e.copy_state(state, mine)
+            e.copy_state(state, theirs)
+            n = candidates(mine, arrays, sids, params, buf, feats, actions)
+            move = learned(theirs, arrays, sids, params, buf, *out)
+            np.testing.assert_array_equal(mine[1], theirs[1])
+            if n:
+                assert sorted(actions[:n]) == sorted(legal[:e.legal_actions(state, arrays, legal)])
+                assert move == actions[np.argmax(params[0, M_WEIGHTS] + feats[:n] @ params[0, M_WEIGHTS + 1:])]
+                scored += 1
+            else:
+                unscored += 1
+            e.apply(state, arrays, move, no_trace, False)
+    assert scored > 20 and unscored > 0
 
 
 def test_a_choice_target_without_a_starting_model_is_one_error_line(tmp_path):

@@ -72,7 +72,7 @@ def kernels_players(engine, name):
 
 @pytest.fixture(scope="module")
 def peeking(engine):
-    """``(new_search, search, learned)`` compiled with ``peek`` for ``determinize`` (once for every player)."""
+    """``(new_search, search, learned, candidates)`` compiled with ``peek`` for ``determinize`` (once for every player)."""
     sset, game = engine.strategies, engine.game
     verbs = dict(engine_verbs(game), result=bonus_result(game, cache=False),
                  choose=bind_choose(game, sset.dispatch, cache=False), determinize=peek)
@@ -82,7 +82,7 @@ def peeking(engine):
 
 def peeking_players(engine, peeking, name):
     """The player ``name`` compiled with ``peek`` for ``determinize``."""
-    new_search, search, learned = peeking
+    new_search, search, learned, _ = peeking
     return player(engine, new_search, learned if name == "learned" else search, name)
 
 
