@@ -38,6 +38,9 @@ DECISION = Decision(("kind", "opt_dest", "opt_value", "n_options", "obs", "param
 
 # the built-in with the highest win share (the measurements that chose it: bench/journal/)
 STRONGEST = "pusher"
+# the learned player scores a move right after it, without look-ahead: its model fitted to expert's choices plays
+# better so against mcts than with the look-ahead (the measurements that chose it: bench/journal/)
+LEARNED_LOOKS_AHEAD = False
 
 dispatch = make_dispatch([s.decide for s in BUILTINS])
 
@@ -45,4 +48,4 @@ dispatch = make_dispatch([s.decide for s in BUILTINS])
 def strategy_set():
     """A fresh ``StrategySet`` for Forks (user files added to it stay in it)."""
     return StrategySet("forks", list(BUILTINS), dispatch, engine, DECISION, strongest=STRONGEST,
-                       expert_defaults=EXPERT)
+                       expert_defaults=EXPERT, learned_looks_ahead=LEARNED_LOOKS_AHEAD)

@@ -35,14 +35,14 @@ def test_every_seat_from_five_counters_gives_each_position_after_a_move_once_per
 
 
 def test_expert_plays_the_games_own_model_where_one_is_shipped_and_learned_keeps_its_own():
-    fool, forks = strategy_set("fool"), strategy_set("forks")
+    fool, fair = strategy_set("fool"), strategy_set("fair-enough")
     own = np.load(expert.model_path("fool"))
     played = np.asarray(fool.get("expert")[1].params[5:5 + own.size])
     np.testing.assert_array_equal(played, own)
     assert not np.array_equal(np.asarray(fool.all[fool.learned_sid].params), own)   # learned keeps learned.npy
-    assert not expert.model_path("forks").exists()
-    learned = forks.all[forks.learned_sid].params
-    assert forks.get("expert")[1].params[5:5 + len(learned)] == learned
+    assert not expert.model_path("fair-enough").exists()
+    learned = fair.all[fair.learned_sid].params
+    assert fair.get("expert")[1].params[5:5 + len(learned)] == learned
 
 
 def test_a_runs_provenance_names_the_expert_models_sidecar():

@@ -15,7 +15,7 @@ from simulator.core.rng import next_u64
 from simulator.core.search import LEARNED_LEAF
 from simulator.core.state import is_terminal, to_move
 from simulator.forks import engine as forks
-from simulator.forks.layout import OBS_SIZE
+from simulator.fool import engine as fool
 from strategies.games import strategy_set
 from strategies.learned import shipped_model
 
@@ -104,11 +104,11 @@ def test_check_model_names_the_problem(vector, problem):
         check_model(vector, 4)
 
 
-def forks_player():
-    """Forks at its default table, a ``learned`` seat with a random linear model, and the bound player."""
-    g = games.get("forks")
+def fool_player():
+    """Fool! at its default table, a ``learned`` seat with a random linear model, and the bound player."""
+    g = games.get("fool")
     cfg = g.configure(g.default_players)
-    sset = strategy_set("forks")
+    sset = strategy_set("fool")
     model = np.concatenate([[LINEAR, sset.n_features, 0], np.random.default_rng(5).normal(size=sset.n_features + 1)])
     sids, params, _ = sset.seats(["learned"], cfg.players, overrides={"learned": list(model)})
     new_search, player = sset.learned_player()
@@ -125,71 +125,71 @@ def reference_choice(state, arrays, me, model, choose, rsids, rparams, cap, outp
     shapes)."""
     none = np.empty(0, np.int64)
     rng = state[1][1 + me].copy()
-    world, trial = forks.new_state(arrays, rparams), forks.new_state(arrays, rparams)
-    forks.copy_state(state, world)
-    forks.determinize(world, arrays, me, rng)
+    world, trial = fool.new_state(arrays, rparams), fool.new_state(arrays, rparams)
+    fool.copy_state(state, world)
+    fool.determinize(world, arrays, me, rng)
     for lane in range(world[1].shape[0]):
         for k in range(4):
             world[1][lane, k] = next_u64(rng)
     state[1][1 + me] = rng
-    actions = np.empty(forks.MAX_ACTIONS, np.int64)
-    n = forks.legal_actions(world, arrays, actions)
-    obs, feat = np.zeros(OBS_SIZE, np.int64), np.zeros(forks.N_FEATURES)
+    actions = np.empty(games.get("fool").max_actions, np.int64)
+    n = fool.legal_actions(world, arrays, actions)
+    obs, feat = np.zeros(fool.OBS_SIZE, np.int64), np.zeros(fool.N_FEATURES)
     values, moves = [], []
     for a in actions[:n]:
-        forks.copy_state(world, trial)
-        forks.apply(trial, arrays, a, none, False)
+        fool.copy_state(world, trial)
+        fool.apply(trial, arrays, a, none, False)
         plies = 0
         while plies < cap and not is_terminal(trial) and to_move(trial) != me:
-            forks.apply(trial, arrays, choose(trial, arrays, rsids, rparams), none, False)
+            fool.apply(trial, arrays, choose(trial, arrays, rsids, rparams), none, False)
             plies += 1
         moves.append(plies)
         if is_terminal(trial):  # a finished game: the seat's real win share
             scores, standing, seat_stats, game_stats = (np.zeros_like(o) for o in outputs)
-            forks.result(trial, arrays, scores, standing, seat_stats, game_stats)
+            fool.result(trial, arrays, scores, standing, seat_stats, game_stats)
             top = standing == standing.max()
             values.append(top[me] / top.sum())
             continue
-        forks.observe(trial, arrays, me, obs)
-        forks.features(obs, feat)
+        fool.observe(trial, arrays, me, obs)
+        fool.features(obs, feat)
         values.append(numpy_value(model, feat))
     return int(actions[int(np.argmax(values))]), max(moves)
 
 
 def test_learned_takes_the_move_the_model_values_most_at_its_next_decision():
-    """At every decision of a Forks seat the player's choice is the argmax of the model at the seat's next
-    decision, the other seats playing on by the strongest heuristic (pusher) in one determinized world (a Python
+    """At every decision of a Fool! seat the player's choice is the argmax of the model at the seat's next
+    decision, the other seats playing on by the strongest heuristic (cautious) in one determinized world (a Python
     reference on the engine's verbs); and the look-ahead does pass over other seats' moves."""
     from simulator.core.kernels import bind_choose
     from simulator.core.learned import LOOKAHEAD_PLIES
 
-    cfg, sids, params, model, buf, player, outputs = forks_player()
-    sset = strategy_set("forks")
-    pusher, pusher_params = sset.lookahead
-    assert sset.names()[pusher] == "pusher"
-    choose = bind_choose(games.get("forks"), sset.dispatch, cache=False)
-    rsids = np.full(cfg.players, pusher, np.int64)
+    cfg, sids, params, model, buf, player, outputs = fool_player()
+    sset = strategy_set("fool")
+    cautious, cautious_params = sset.lookahead
+    assert sset.names()[cautious] == "cautious"
+    choose = bind_choose(games.get("fool"), sset.dispatch, cache=False)
+    rsids = np.full(cfg.players, cautious, np.int64)
     rparams = np.zeros(params.shape)
-    rparams[:, :len(pusher_params)] = pusher_params
+    rparams[:, :len(cautious_params)] = cautious_params
     arrays, none = cfg.arrays, np.empty(0, np.int64)
     rng = np.random.default_rng(0)
-    state = forks.new_state(arrays, params)
-    actions = np.empty(forks.MAX_ACTIONS, np.int64)
+    state = fool.new_state(arrays, params)
+    actions = np.empty(games.get("fool").max_actions, np.int64)
     checked, looked = 0, 0
     for game in range(3):
-        forks.reset(state, arrays, 7, game, none, False)
+        fool.reset(state, arrays, 7, game, none, False)
         while not is_terminal(state):
             me = int(to_move(state))
-            copy = forks.new_state(arrays, params)
-            forks.copy_state(state, copy)
+            copy = fool.new_state(arrays, params)
+            fool.copy_state(state, copy)
             want, plies = reference_choice(copy, arrays, me, model, choose, rsids, rparams,
                                            LOOKAHEAD_PLIES * cfg.players, outputs)
             assert player(state, arrays, sids, params, buf, *outputs) == want
             np.testing.assert_array_equal(state[1][1 + me], copy[1][1 + me])  # one determinization's draws
             checked += 1
             looked += plies > 0
-            n = forks.legal_actions(state, arrays, actions)
-            forks.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
+            n = fool.legal_actions(state, arrays, actions)
+            fool.apply(state, arrays, int(actions[rng.integers(n)]), none, False)
     assert checked > 50 and looked > checked // 2
 
 
@@ -262,12 +262,12 @@ def test_recording_on_several_threads_gives_the_rows_of_one_thread():
     assert len(fewer[1]) < len(one[1]) and len(one[1]) > 50
 
 
-def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_in_fauch_fertig():
-    for game in ("forks", "fool", "fair-enough"):
+def test_the_look_ahead_plays_the_strongest_heuristic_with_its_defaults_except_in_forks_and_fauch_fertig():
+    for game in ("fool", "fair-enough"):
         sset = strategy_set(game)
         sid, params = sset.lookahead
         assert sset.names()[sid] == sset.strongest and params == tuple(sset.all[sid].params)
-    assert strategy_set("fauch-fertig").lookahead == (-1, ())
+    assert strategy_set("forks").lookahead == strategy_set("fauch-fertig").lookahead == (-1, ())
 
 
 def test_the_expert_vector_is_written_out_and_not_read_from_the_strategy_defaults(monkeypatch):
