@@ -27,10 +27,10 @@ visits)``.
 The model is the game's ``expert.npy`` in its strategy package when it
 ships one, else the model ``learned`` plays (``strategies/<game>/learned.npy``).
 Fool!'s is fitted where the search evaluates (every seat's view after every
-move, mid-trick included, by ``studies.train.leaf_model``); Fauch & Fertig's
-is the win-share model its ``learned`` played before that was refitted to
-``expert``'s move choices (``studies.choices``), whose values order moves
-but are not win shares.
+move, mid-trick included, by ``studies.train.leaf_model``); Forks' and Fauch
+& Fertig's are the win-share models their ``learned`` played before it was
+refitted to ``expert``'s move choices (``studies.choices``), whose values
+order moves but are not win shares.
 
 Parameter vector (``--param expert=...``)::
 

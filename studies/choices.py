@@ -62,7 +62,7 @@ def record_choices(sset, config, sids, params, seed, start, count):
         engine.reset(state, arrays, seed, k, no_trace, False)
         while not is_terminal(state):
             engine.copy_state(state, copy)
-            n = candidates(copy, arrays, sids, params, buf, feats, actions)
+            n = candidates(copy, arrays, sids, buf, feats, actions)
             played = int(search(state, arrays, sids, params, buf, *outputs))
             if played < 0:
                 raise RuntimeError(f"seat {to_move(state)} chose illegally while recording choices")

@@ -109,8 +109,9 @@ def source_fingerprint(functions):
 
 
 class Kernels(NamedTuple):
-    """An engine's compiled kernels (``bind_engine``): the batch kernel (a ``BatchKernel``), the tracer and the
-    search and learned players they call.
+    """An engine's compiled kernels (``bind_engine``): the batch kernel (a ``BatchKernel``), the tracer, the
+    search and learned players they call, and the positions the learned player scores (``candidates``, for
+    ``studies.choices``; compiled on its first call).
 
     ``new_search`` and ``search`` are the very dispatchers the game loop
     calls, so calling them from Python (tests, benchmarks) reuses the machine
@@ -154,8 +155,9 @@ def bind_engine(game, decide, *, cache, sources=(), search_sid=-1, learned_sid=-
     tag = (source_fingerprint([engine.choose, *sources]) + ("s" if search else "") + variant) if cache else ""
     choose = bind_choose(game, decide, cache=cache, tag=tag)
     if search:
-        new_search, searcher, player, candidates = bind_engine_search(game, choose, cache=cache, tag=tag, search_sid=search_sid,
-                                                          learned_sid=learned_sid, lookahead=lookahead)
+        new_search, searcher, player, candidates = bind_engine_search(game, choose, cache=cache, tag=tag,
+                                                                      search_sid=search_sid, learned_sid=learned_sid,
+                                                                      lookahead=lookahead)
     else:
         new_search, searcher, player, candidates = (_no_search_buffers, _search_not_compiled, _search_not_compiled,
                                                     _search_not_compiled)
@@ -245,8 +247,8 @@ def engine_verbs(game):
 
 
 def bind_engine_search(game, choose, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ())):
-    """``(new_search, search, learned, candidates)`` bound to a game's verbs and its bound ``choose`` (``bind_choose``),
-    compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
+    """``(new_search, search, learned, candidates)`` bound to a game's verbs and its bound ``choose``
+    (``bind_choose``), compiled as the game loop of ``bind_engine`` calls them (see ``bind_search``)."""
     verbs = dict(engine_verbs(game), result=bonus_result(game, cache=cache, tag=tag), choose=choose)
     return bind_search(verbs, cache=cache, tag=tag, search_sid=search_sid, learned_sid=learned_sid,
                        lookahead=lookahead, nrt=not game.allocation_free)
@@ -269,8 +271,9 @@ SEARCH_VERBS = ("new_state", "copy_state", "determinize", "legal_actions", "move
 
 
 def bind_search(verbs, *, cache, tag="", search_sid, learned_sid=-1, lookahead=(-1, ()), nrt=True):
-    """Return ``(new_search, search, learned, candidates)`` of ``simulator.core.search`` and ``simulator.core.learned``
-    bound to an engine's verbs: with them the learned player's (``observe``, ``features``, ``N_FEATURES``,
+    """Return ``(new_search, search, learned, candidates)`` of ``simulator.core.search`` and
+    ``simulator.core.learned`` (``learned_move``, ``learned_candidates``) bound to an engine's verbs: with them the
+    learned player's (``observe``, ``features``, ``N_FEATURES``,
     ``OBS_SIZE``), whose strategy id is ``learned_sid`` (a search whose rollout is that id scores its leaves with
     the learned model; ``new_search``'s buffers end with the learned player's, ``new_learned``), and whose
     look-ahead plays the other seats by ``lookahead``: ``(strategy id, parameter vector)`` of a heuristic

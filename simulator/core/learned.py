@@ -259,7 +259,7 @@ def learned_move(state, arrays, sids, params, buf, scores, standing, seat_stats,
     return best
 
 
-def learned_candidates(state, arrays, sids, params, buf, feats, actions):
+def learned_candidates(state, arrays, sids, buf, feats, actions):
     """Template: the positions ``learned_move`` would score in ``state``, for a teacher's choices to be fitted to
     (``studies.choices``). Determinizes and looks ahead exactly as ``learned_move`` (so ``state``'s mover's stream
     advances the same way); writes each legal action to ``actions[i]`` and the features of what the mover then

@@ -103,7 +103,7 @@ def test_the_candidates_are_the_positions_the_learned_player_scores(game, player
         while not is_terminal(state):
             e.copy_state(state, mine)
             e.copy_state(state, theirs)
-            n = candidates(mine, arrays, sids, params, buf, feats, actions)
+            n = candidates(mine, arrays, sids, buf, feats, actions)
             move = learned(theirs, arrays, sids, params, buf, *out)
             np.testing.assert_array_equal(mine[1], theirs[1])
             if n:
