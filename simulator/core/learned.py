@@ -17,16 +17,18 @@ engine module fills ``out[:N_FEATURES]`` from the int64 observation that
 ``observe(state, arrays, seat, obs)`` writes for that seat. Any scaling of
 the features is folded into the first layer when a model is fitted
 (``studies.train``), so inference is the plain function above. The value
-predicts the observing seat's final win share (1/k of a k-way shared win).
+predicts the observing seat's final win share (1/k of a k-way shared win);
+a model fitted to a teacher's move choices (``studies.choices``) orders
+moves instead.
 
 The player ``learned`` (``learned_move``) determinizes the live state once
 for its seat (every random stream reseeded from its own, as the search
 does, so nothing hidden leaks), then for each legal action copies that
-world, applies the action, lets the other seats play on with the game's
-strongest heuristic until its seat is to move again (at most
-``LOOKAHEAD_PLIES`` moves per player), and scores what its seat then
-observes (the real win share if the game ended); it takes the best, ties to
-the first legal action. The search (``simulator.core.search``) uses the same model as its
+world, applies the action, in games whose ``learned`` looks ahead lets the
+other seats play on with the game's strongest heuristic until its seat is
+to move again (at most ``LOOKAHEAD_PLIES`` moves per player), and scores
+what its seat then observes (the real win share if the game ended); it
+takes the best, ties to the first legal action. The search (``simulator.core.search``) uses the same model as its
 leaf evaluation (``leaf_shares``).
 
 ``new_learned``, ``learned_move``, ``learned_candidates`` (the positions it
