@@ -47,5 +47,6 @@ def learned_strategy(placeholder, game, engine):
     design = KINDS[int(model[M_KIND])] + (f" network of {int(model[M_HIDDEN])} hidden units" if model[M_HIDDEN]
                                           else " model")
     return Strategy(NAME, placeholder, model,
-                    f"scores each move by a {design} of its seat's win share, fitted by expert iteration "
-                    f"(playtest train); params=the model, --param learned=@FILE.npy for your own")
+                    f"scores each move by a {design} trained by expert iteration (playtest train: fitted to "
+                    f"the seats' win shares or to expert's moves); params=the model, --param learned=@FILE.npy "
+                    f"for your own")
