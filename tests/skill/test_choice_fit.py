@@ -80,10 +80,10 @@ def test_every_decision_has_one_chosen_move_among_its_legal_ones(fauch_fertig):
     assert sizes.min() >= 2 and np.bincount(group, weights=chosen).tolist() == [1.0] * sizes.size
 
 
-@pytest.mark.parametrize("game, players, pile", [("nim", 2, 21), ("fauch-fertig", 4, None)])
+@pytest.mark.parametrize("game, players, pile", [("nim", 2, 21), ("fool", 4, None), ("fauch-fertig", 4, None)])
 def test_the_candidates_are_the_positions_the_learned_player_scores(game, players, pile):
-    """At every decision of a few games (Nim from 21 counters, whose ``learned`` looks ahead, and Fauch &
-    Fertig, whose does not), the move ``learned`` plays with a random linear model is the first best of that
+    """At every decision of a few games (Nim from 21 counters and Fool!, whose ``learned`` looks ahead, and
+    Fauch & Fertig, whose does not), the move ``learned`` plays with a random linear model is the first best of that
     model's values of the rows ``learned_candidates`` writes for a copy of the same state (what
     ``record_choices`` records); the candidates are the legal moves, and both leave the mover's stream the
     same."""
