@@ -316,7 +316,7 @@ def train(game, *, simulate, seed=0, rounds=3, games=200, budget=None, design="l
             x, group, chosen = record_choices(sset, config, sids, params, seed, k * games, games)
             xs.append(x)
             ys.append(chosen)
-            groups.append(group + sum(int(g[-1]) + 1 for g in groups if g.size))
+            groups.append(group + max((int(g[-1]) + 1 for g in groups if g.size), default=0))  # numbered on
             model = fit_choices(np.concatenate(xs), np.concatenate(groups), np.concatenate(ys), kept)
         else:
             name = f"mcts@{budget}" if kept is None else f"expert@{budget}"
