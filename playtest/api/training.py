@@ -52,8 +52,7 @@ def train(game, *, seed=0, rounds=3, games=200, budget=None, design=None, hidden
         What the model is fitted to: the seats' final win shares in the
         expert's games (``share``), or the moves the game's ``expert`` (at
         ``budget`` iterations) chose, every legal move's position scored
-        (``choice``, ``studies.choices``: needs ``start``, and a game whose
-        ``learned`` scores the position right after its move).
+        (``choice``, ``studies.choices``: needs ``start``).
     out : str or pathlib.Path, optional
         A ``.npy`` file in an existing folder to write the kept model to,
         with its provenance (game, players, variant, setup digest,
