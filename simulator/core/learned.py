@@ -125,7 +125,10 @@ def value(model, row, feat, hidden):
     """The value of the model in ``model[row]`` (a 2-d array: a parameter matrix) at the features ``feat``.
 
     ``hidden`` is scratch of at least the model's hidden units. Jit-compiled,
-    allocation-free.
+    allocation-free. Each hidden unit's sum is formed in the order of the
+    plain formula (its bias, then feature 0, 1, ...), so the value is the
+    same to the last bit; the units' sums advance side by side, feature by
+    feature, so that they do not wait on one another.
     """
     kind, nf, nh = int(model[row, M_KIND]), int(model[row, M_FEATURES]), int(model[row, M_HIDDEN])
     w = M_WEIGHTS
@@ -135,11 +138,13 @@ def value(model, row, feat, hidden):
             total += model[row, w + 1 + j] * feat[j]
         return total
     for h in range(nh):
-        z = model[row, w + nh * nf + h]
-        base = w + h * nf
-        for j in range(nf):
-            z += model[row, base + j] * feat[j]
-        hidden[h] = math.tanh(z) if kind == TANH else max(z, 0.0)
+        hidden[h] = model[row, w + nh * nf + h]
+    for j in range(nf):
+        x = feat[j]
+        for h in range(nh):
+            hidden[h] += model[row, w + h * nf + j] * x
+    for h in range(nh):
+        hidden[h] = math.tanh(hidden[h]) if kind == TANH else max(hidden[h], 0.0)
     out = w + nh * nf + nh
     total = model[row, out + nh]
     for h in range(nh):
