@@ -87,13 +87,20 @@ def match_name(index):
     return f"vs-{index + 1:02d}-{index + 2:02d}"
 
 
-def settings(game, players, models, seed, precision, max_games, chunk_size, params=None, deals=500, margin=1.0):
+def settings(game, players, models, seed, precision, max_games, chunk_size, params=None, deals=500, margin=1.0,
+             variant="standard", setup=None):
     """What a study is: the fields a resumed study must match (``params``: a model's parameter vector in place
     of its default, by name; ``deals``: deals per match; ``margin``: the one the strongest model's verdict is
-    settled at)."""
+    settled at; ``variant`` and ``setup``, the table every run plays: a dict merged over the game's, or None)."""
     return {"game": game, "players": players, "models": list(models), "seed": seed, "precision": precision,
             "max_games": max_games, "chunk_size": chunk_size, "params": dict(params or {}), "deals": deals,
-            "margin": margin}
+            "margin": margin, "variant": variant, "setup": setup}
+
+
+def table_of(study):
+    """``(variant, setup)`` of a study's settings; a study written before they were recorded played the
+    standard rules on the game's own table."""
+    return study.get("variant", "standard"), study.get("setup")
 
 
 def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None, **options):
@@ -119,11 +126,13 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
         write_manifest(out, study, state)  # first, so that an interrupted study can be resumed
     done = {e["model"]: e for e in old.get("runs", [])}
     models, params = study["models"], study["params"]
+    variant, setup = table_of(study)
 
     def call(name, strategies, games, label, resumed, planned=None, unit="games", **extra):
         """Play one run; ``(seconds of the call, seconds of play, resumed)``."""
         started = time.perf_counter()
         simulate(study["game"], players=study["players"], games=games, seed=study["seed"], strategies=strategies,
+                 variant=variant, setup=setup,
                  params={m: params[m] for m in set(strategies) if m in params} or None, out=out / name,
                  chunk_size=study["chunk_size"], resume=resumed,
                  on_progress=(lambda g, total: on_progress(label, g, planned or total, unit)) if on_progress else None,
@@ -307,7 +316,9 @@ def answer(path, edges=None, margin=None):
     ``first_seat_edge`` ``{edge, lo, hi}`` (points, its interval in the verdict), ``case`` ("settled",
     "not shown levelled off", "not settled by skill", "not levelled off" or "one model") and, with two
     models or more, ``runner_up``, ``ahead`` (strength difference) and ``edge_difference`` (paired,
-    runner-up to strongest), each ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None)."""
+    runner-up to strongest), each ``{value, lo, hi}`` in points. ``edges`` is ``table``'s frame (read when None).
+    ``cannot_tell`` lists, one sentence each, the models played with a model file trained for another table,
+    variant or player count (the runs' ``model_caveats``)."""
     path = Path(path)
     manifest = read_manifest(path)
     margin = manifest.get("margin", 1.0) if margin is None else margin
@@ -317,8 +328,10 @@ def answer(path, edges=None, margin=None):
     steps = ladder(path, manifest)
     ranked = [m for m in steps.ranked() if m in rows]
     top = rows[ranked[0]]
+    caveats = [c for e in manifest["runs"] for c in open_run(path / e["run"]).manifest.get("model_caveats", [])]
     result = {"model": top["model"], "verdict": top["verdict"],
-              "first_seat_edge": {"edge": top["first_seat_edge"], "lo": top["low"], "hi": top["high"]}}
+              "first_seat_edge": {"edge": top["first_seat_edge"], "lo": top["low"], "hi": top["high"]},
+              "cannot_tell": list(dict.fromkeys(caveats))}
     verdict = verdict_words(top, margin)
     if len(ranked) == 1:
         return {**result, "case": "one model",
@@ -377,18 +390,21 @@ def answer_sentence(top, second, ahead, moved, games, margin):
 
 
 def to_json(path, edges=None, margin=None, found=None):
-    """``playtest skill --json``: ``answer`` (``answer``'s model, verdict, sentence and first-seat edge, with its
-    case) and ``models``, one ``{model, strength, first_seat_edge, verdict, games}`` each (points). ``edges``
-    and ``found`` are ``table``'s frame and ``answer``'s dict (read when None)."""
+    """``playtest skill --json``: the game, players, margin, variant and setup, ``answer`` (``answer``'s model,
+    verdict, sentence and first-seat edge, with its case and what it cannot tell) and ``models``, one ``{model,
+    strength, first_seat_edge, verdict, games}`` each (points). ``edges`` and ``found`` are ``table``'s frame
+    and ``answer``'s dict (read when None)."""
     manifest = read_manifest(path)
     margin = manifest.get("margin", 1.0) if margin is None else margin
     if edges is None:
         edges = table(path, margin)[1]
     if found is None:
         found = answer(path, edges, margin)
+    variant, setup = table_of(manifest)
     return {"game": manifest["game"], "players": manifest["players"], "margin_points": margin,
-            "units": "percentage points of win share",
-            "answer": {k: found[k] for k in ("model", "verdict", "sentence", "first_seat_edge", "case")},
+            "units": "percentage points of win share", "variant": variant, "setup": setup,
+            "answer": {k: found[k] for k in ("model", "verdict", "sentence", "first_seat_edge", "case",
+                                             "cannot_tell")},
             "models": [{"model": r["model"],
                         "strength": {"value": r["strength"], "lo": r["strength_low"], "hi": r["strength_high"]},
                         "first_seat_edge": {"edge": r["first_seat_edge"], "lo": r["low"], "hi": r["high"]},

@@ -182,13 +182,17 @@ def _models_option(value):
     return None if value is None else [m.strip() for m in value.split(",") if m.strip()]
 
 
-def resume_command(study, params, out):
+def resume_command(study, params, setup, out):
     """The command that resumes a study: its settings (``analyses.by_model.settings``, read back from its
-    folder) spelled out, the ``--param`` items as given, then ``--resume``."""
+    folder) spelled out, the ``--param`` items and the ``--setup`` file as given, then ``--resume``."""
     import shlex
 
+    from analyses.by_model import table_of
+
+    variant = table_of(study)[0]
     words = ["playtest", "skill", study["game"], "--models", ",".join(study["models"]),
-             "--players", str(study["players"]), "--precision", f"{study['precision']:g}",
+             "--players", str(study["players"]), *(["--variant", variant] if variant != "standard" else []),
+             *(["--setup", str(setup)] if setup else []), "--precision", f"{study['precision']:g}",
              "--games", str(study["max_games"]), "--match-deals", str(study["deals"]),
              "--chunk-size", str(study["chunk_size"]), "--seed", str(study["seed"]),
              "--margin", f"{study['margin']:g}"]
@@ -274,6 +278,8 @@ def ladder_table(edges, margin):
 @click.option("--mcts", type=click.IntRange(1, 2 ** 20), default=None, metavar="N",
               help="Also play mcts@N, last (slow: none by default).")
 @options.players()
+@options.variant()
+@options.setup()
 @click.option("--precision", type=FiniteRange(0, 100, min_open=True, max_open=True), default=2.0,
               show_default=True, help="Play each model until every seat's 95% interval is within ± this many "
                                       "points, or --games games.")
@@ -294,10 +300,14 @@ def ladder_table(edges, margin):
 @options.json()
 @click.option("--markdown", is_flag=True,
               help="Print the answer and the table as Markdown (also written to <out>/by_model.md).")
-def skill(game, models, mcts, players, precision, games, match_deals, chunk_size, seed, params, margin, threads, out,
-          resume, make_report, as_json, markdown):
+def skill(game, models, mcts, players, variant, setup, precision, games, match_deals, chunk_size, seed, params,
+          margin, threads, out, resume, make_report, as_json, markdown):
     """The first player's edge with the strongest player measured: each model's edge and verdict with it in
     every seat, its strength against the model below it, and the answer of the strongest.
+
+    --players, --variant and --setup give the table; `learned` and `expert` play the shipped models, trained
+    for the default table, unless --param gives others (`playtest train --setup` fits one): the answer then
+    says what it cannot tell.
 
     --resume keeps the finished runs, finishes an interrupted one and plays the models added at the end of
     --models."""
@@ -309,18 +319,19 @@ def skill(game, models, mcts, players, precision, games, match_deals, chunk_size
     talk = _SkillProgress(as_json or markdown, precision, games, match_deals, margin,
                           g.default_players if players is None else players)
     try:
-        study = api.skill(game, out, models=_models_option(models), mcts=mcts, players=players,
-                          precision=precision, max_games=games, deals=match_deals, seed=seed, margin=margin,
-                          chunk_size=chunk_size, params=parse_params(params), threads=threads, resume=resume,
-                          on_stage=talk.stage, on_progress=talk.progress)
+        study = api.skill(game, out, models=_models_option(models), mcts=mcts, players=players, variant=variant,
+                          setup=setup, precision=precision, max_games=games, deals=match_deals, seed=seed,
+                          margin=margin, chunk_size=chunk_size, params=parse_params(params), threads=threads,
+                          resume=resume, on_stage=talk.stage, on_progress=talk.progress)
     except KeyboardInterrupt:
         if not by_model.is_by_model(out):
             interrupted("\ninterrupted before anything was played")
         else:
             interrupted(terminal.wrap(f"\ninterrupted: the finished runs are kept in {out}; to go on, run:")
-                        + "\n  " + resume_command(by_model.read_manifest(out), params, out))
+                        + "\n  " + resume_command(by_model.read_manifest(out), params, setup, out))
     edges, found = study.frame, study.info["answer"]
-    table = found["sentence"] + "\n\n" + by_model_report.markdown_table(out, margin)
+    caveats = [f"cannot tell: {c}" for c in found["cannot_tell"]]
+    table = "\n".join([found["sentence"], *caveats]) + "\n\n" + by_model_report.markdown_table(out, margin)
     (Path(out) / "by_model.md").write_text(table)
     report = write_report([out], Path(out) / "report.html", margin=margin) if make_report else None
     if as_json:
@@ -330,8 +341,12 @@ def skill(game, models, mcts, players, precision, games, match_deals, chunk_size
         click.echo(table, nl=False)
         return
     manifest = by_model.read_manifest(out)
-    terminal.echo(f"{g.title}, {manifest['players']} players, seed {seed}:")
+    table_name = "".join([f", {variant} rules" if variant != "standard" else "",
+                          f", setup table {setup}" if setup else ""])
+    terminal.echo(f"{g.title}, {manifest['players']} players{table_name}, seed {seed}:")
     terminal.echo(found["sentence"])
+    for line in caveats:
+        terminal.echo(line)
     terminal.echo()
     terminal.console().print(ladder_table(edges, margin))
     for line in by_model_report.table_notes(manifest, edges, margin):

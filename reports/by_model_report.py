@@ -143,7 +143,7 @@ def by_model_section(path, margin):
         "strongest model's verdict was looked at after each extension of its run, a few looks whose 5% error "
         "each is not corrected for the looks. Strength adds up the steps between neighbours on the ladder; "
         "models far apart are not played against each other.",
-    ] + by_model.verdict_sentences(edges)
+    ] + [f"Cannot tell: {c}." for c in found["cannot_tell"]] + by_model.verdict_sentences(edges)
     title = (f"The skilled answer: {first.get('title', manifest['game'])}, {manifest['players']} players "
              f"({path.name})")
     return Section(title, "by-model", verdict=found["sentence"],

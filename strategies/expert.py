@@ -46,7 +46,8 @@ temperature and design, which the game's strategy package gives its
 model takes the shipped model, and one that ends after the model the
 default temperature and design. A name ``expert@N`` is ``expert`` with
 ``N`` iterations, and ``expert:no-CLASS`` forbids a class, as for
-``mcts``.
+``mcts``. A model alone (``--param expert=@my-model.npy``, a file
+``playtest train`` wrote) is played with the game's defaults around it.
 
 The default budget and design of each game are chosen so that an
 all-``expert`` table plays at least as many games per second as the
@@ -70,7 +71,8 @@ DESIGNS = {LEARNED_LEAF: "the learned leaf", RANDOM_ROLLOUT: "random rollouts"}
 GENERIC = (256, 1.0, 0.1, LEARNED_LEAF)
 SUMMARY = ("the search guided by the learned model (PUCT): a softmax move prior from the model, and the model "
            "(design 0) or random rollouts (design 1) at the leaves; params=[iterations, exploration, rollout "
-           "(learned), forbidden classes, horizon, model..., temperature, design]; expert@N = N iterations")
+           "(learned), forbidden classes, horizon, model..., temperature, design], or a model alone "
+           "(--param expert=@FILE.npy); expert@N = N iterations")
 
 
 def model_path(game):
@@ -110,10 +112,22 @@ def expert_strategy(search, defaults, learned_sid, model):
     return Strategy(NAME, search.decide, vector, SUMMARY)
 
 
+def _is_model(vector, n_features):
+    """True when ``vector`` is a whole model of a game with ``n_features`` features (``check_model`` takes it)."""
+    try:
+        check_model(vector, n_features)
+    except ValueError:
+        return False
+    return True
+
+
 def check_vector(vector, defaults, n_features, evaluation_point=None):
     """Validate an ``expert`` vector and complete it from ``defaults`` (the seat's default vector); return it.
 
-    The rollout must be ``learned`` (the default's); the model must be a
+    A vector that is a whole model of the game alone (a file ``playtest
+    train`` wrote: kind, features, hidden units and their weights) is that
+    model with the defaults around it. Otherwise the rollout must be
+    ``learned`` (the default's); the model must be a
     valid model of ``n_features`` features, followed by at most a
     temperature > 0 and a design (``DESIGNS``); the horizon 0 in design A,
     a whole number in design B, above 0 only where the game has an
@@ -121,7 +135,9 @@ def check_vector(vector, defaults, n_features, evaluation_point=None):
     """
     v = [float(x) for x in vector]
     shipped = check_model(defaults[P_ROLLOUT_PARAMS:-2], n_features)
-    if len(v) <= P_ROLLOUT_PARAMS:
+    if _is_model(v, n_features):
+        v = [float(x) for x in defaults[:P_ROLLOUT_PARAMS]] + v
+    elif len(v) <= P_ROLLOUT_PARAMS:
         v = v + [float(x) for x in defaults[len(v):]]
     if not all(math.isfinite(x) for x in v):
         raise ValueError("expert parameters must be finite numbers")

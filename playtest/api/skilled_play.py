@@ -11,6 +11,7 @@ from playtest.api.run import check, simulate
 from simulator.core.run_options import check_threads
 from simulator import games as game_registry
 from simulator.core.batch import RunError
+from simulator.core.setup import read_toml
 from strategies.games import strategy_set
 
 
@@ -219,21 +220,23 @@ def tune(game, strategy, *, field, out=None, players=None, budget=60, deals=500,
 
 
 def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max_games=20_000, deals=500,
-          seed=0, margin=1.0, chunk_size=500, params=None, threads=None, resume=False, on_stage=None,
-          on_progress=None):
+          seed=0, margin=1.0, chunk_size=500, params=None, variant="standard", setup=None, threads=None,
+          resume=False, on_stage=None, on_progress=None):
     """The skilled answer (``playtest skill``; ``analyses.by_model``): each player model's first-seat edge and
     seat verdict with it in every seat, its strength on the ladder, and the answer of the strongest.
 
     ``models`` lists strategy names, read as the ladder weakest first (None:
     ``analyses.by_model.default_models``); ``mcts`` adds ``mcts@<mcts>``
-    at the end; ``params`` maps a model's name to its parameter vector. Each
+    at the end; ``params`` maps a model's name to its parameter vector;
+    ``variant`` and ``setup`` (a dict or a TOML file merged over the game's
+    table) are the table every run plays. Each
     model plays in ``out`` until every seat's 95% interval is within
     ``±precision`` points or ``max_games`` games; each plays its neighbour
     below on ``deals`` deals, seats rotated (strength); the strongest then
     plays on until its verdict at ``margin`` is conclusive or ``max_games``.
     Everything is checked before anything is played: the models (at least one,
     no repeats, each known and playable), the sizes, and ``out`` (new or
-    empty; with ``resume`` a study of the same game, players, seed,
+    empty; with ``resume`` a study of the same game, players, table, seed,
     precision, cap, deals, margin and chunk size whose models begin the list:
     its finished runs are kept, an interrupted one continues, models added at
     the end are played). ``on_stage`` and ``on_progress`` are
@@ -245,8 +248,9 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
     Returns a ``Result`` whose ``frame`` is the table by model
     (``analyses.by_model.table``: strength, first-seat edge with its interval
     in the seat verdict, verdict, games), ``verdict`` the answer's sentence,
-    ``info["answer"]`` the answer (``analyses.by_model.answer``) and ``dir``
-    the study's folder.
+    ``info["answer"]`` the answer (``analyses.by_model.answer``, with what it
+    cannot tell: a model file trained for another table or player count)
+    and ``dir`` the study's folder.
 
     Examples
     --------
@@ -277,7 +281,9 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
     if strangers:
         raise RunError(f"parameters for {', '.join(strangers)}: not among the models ({', '.join(models)})")
     check_threads(threads)
-    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params, deals, margin)
+    override = read_toml(setup) if isinstance(setup, (str, Path)) else setup
+    study = study_of.settings(game, players, models, seed, precision, max_games, chunk_size, params, deals, margin,
+                              variant, override)
     out = Path(out)
     if resume:
         _check_resumable(out, study, study_of)
@@ -285,12 +291,13 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
         raise RunError(f"output directory {out} already exists; choose another (or --resume a study there)")
     for index, model in enumerate(models):
         check(game, players=players, seed=seed, games=max_games, strategies=[model], chunk_size=chunk_size,
-              params={model: params[model]} if model in params else None, out=out / study_of.run_name(index, model))
+              variant=variant, setup=override, params={model: params[model]} if model in params else None,
+              out=out / study_of.run_name(index, model))
     for index in range(len(models) - 1):
         lineup = strength.match_lineup(models[index], models[index + 1], players)
         check(game, players=players, seed=seed, games=deals, strategies=lineup, chunk_size=chunk_size,
-              rotate_seats=True, params={m: params[m] for m in set(lineup) if m in params} or None,
-              out=out / study_of.match_name(index))
+              variant=variant, setup=override, rotate_seats=True,
+              params={m: params[m] for m in set(lineup) if m in params} or None, out=out / study_of.match_name(index))
     with compile_ahead.Ahead() as ahead:
         # the search-and-learned kernel compiles in a child while this process compiles and plays the heuristics
         if {compile_ahead.kernel_for(sset, [m]) for m in models} == {"batch", "search"}:
@@ -311,6 +318,7 @@ def _check_resumable(out, study, study_of):
         raise RunError(f"cannot resume: {out} holds no study by player model (no {study_of.MANIFEST})")
     try:
         old = study_of.read_manifest(out)
+        old |= dict(zip(("variant", "setup"), study_of.table_of(old)))
         differs = [k for k in study if k != "models" and old.get(k) != study[k]]
         models = list(old["models"])
     except (ValueError, KeyError, TypeError) as exc:

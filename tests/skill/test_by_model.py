@@ -135,6 +135,41 @@ def test_each_model_reports_its_strength_and_its_first_seat_edge_with_its_verdic
     assert rows[1]["strength"]["lo"] < step < rows[1]["strength"]["hi"]
 
 
+def test_a_study_on_the_default_table_has_nothing_more_it_cannot_tell(tiny):
+    _, found = tiny
+    assert found["answer"]["cannot_tell"] == [] and (found["variant"], found["setup"]) == ("standard", None)
+
+
+def test_a_study_on_a_designers_table_plays_it_in_every_run_and_says_the_shipped_model_was_not_trained_for_it(
+        tmp_path):
+    """Three players and a seat bonus of the designer's: every run plays that table, and the answer says that
+    `learned`'s shipped model was trained for four players on the default table; a resume with another table
+    is refused."""
+    table = tmp_path / "my-table.toml"
+    table.write_text("[players.3]\nseat_bonus = [0.0, 0.5, 1.0]\n")
+    out = tmp_path / "mine"
+    words = ["skill", "forks", "--models", "random,learned", "-p", "3", "--setup", str(table), "--precision", "10",
+             "-n", "200", "--match-deals", "20", "--chunk-size", "100", "--seed", "3", "--threads", "1",
+             "--no-report"]
+    result = CliRunner().invoke(cli, words + ["--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["setup"] == {"players": {"3": {"seat_bonus": [0.0, 0.5, 1.0]}}}
+    for run in ("01-random", "02-learned", "vs-01-02"):
+        manifest = open_run(out / run).manifest
+        assert manifest["players"] == 3 and manifest["setup"]["players"]["3"]["seat_bonus"] == [0.0, 0.5, 1.0]
+    (caveat,) = found["answer"]["cannot_tell"]
+    assert caveat.startswith("how `learned` would play with a model trained for this table")
+    assert "4 players" in caveat and "another setup table" in caveat
+    text = CliRunner().invoke(cli, words + ["--out", str(tmp_path / "again")])
+    assert text.exit_code == 0, text.output
+    assert f"Forks: 2nd Edition, 3 players, setup table {table}, seed 3:" in " ".join(text.stdout.split())
+    assert "cannot tell: how `learned` would play" in " ".join(text.stdout.split())
+    table.write_text("[players.3]\nseat_bonus = [0.0, 1.0, 2.0]\n")
+    refused = CliRunner().invoke(cli, words + ["--out", str(out), "--resume"])
+    assert refused.exit_code == 2 and "differs in setup" in refused.output
+
+
 def test_the_answer_is_the_strongest_models(tiny):
     _, found = tiny
     strongest = max(found["models"], key=lambda r: r["strength"]["value"])
@@ -310,6 +345,16 @@ def test_ctrl_c_prints_the_command_that_resumes_and_the_resumed_study_prints_its
     assert (out / "02-greedy").is_dir() and (out / "vs-01-02").is_dir()
 
 
+def test_the_resume_command_names_the_table():
+    from playtest.cli_skill import resume_command
+
+    study = by_model.settings("forks", 3, ["random"], 1, 2.0, 500, 100, variant="variant-x", setup={"a": 1})
+    words = shlex.split(resume_command(study, ["random=1"], "my table.toml", "out"))
+    assert words[words.index("--variant") + 1] == "variant-x" and words[words.index("--setup") + 1] == "my table.toml"
+    assert "--variant" not in resume_command(by_model.settings("forks", 3, ["random"], 1, 2.0, 500, 100), [], None,
+                                             "out")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--models", "random,nope"], "unknown strategy 'nope'"),
     (["--models", ""], "give at least one player model"),
@@ -320,6 +365,8 @@ def test_ctrl_c_prints_the_command_that_resumes_and_the_resumed_study_prints_its
     (["--threads", "0"], "the number of threads must be from 1 to"),
     (["--models", "random", "--param", "hedger=0.8"], "parameters for hedger: not among the models (random)"),
     (["--models", "random,hedger", "--param", "hedger=0.8,1"], "parameters for 'hedger'"),
+    (["--models", "random", "--setup", "no-such-table.toml"], "file not found: no-such-table.toml"),
+    (["--models", "random", "--variant", "nope"], "unknown variant 'nope'"),
 ])
 def test_bad_input_is_one_error_line_and_nothing_is_written(tmp_path, args, message):
     out = tmp_path / "never"

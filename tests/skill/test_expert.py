@@ -72,6 +72,21 @@ def test_a_short_vector_takes_the_shipped_model_and_the_default_temperature(sset
     np.testing.assert_array_equal(params[0], [*default[:-2], 0.5, default[-1]])   # the default design
 
 
+def test_a_model_alone_is_played_with_the_games_defaults_around_it(sset):
+    """`--param expert=@my-model.npy` with a file `playtest train` wrote: that model, every other number the
+    default's; a model of another game's size is refused as a vector."""
+    default = sset.get("expert")[1].params
+    shipped = default[P_ROLLOUT_PARAMS:-2]
+    mine = np.array(shipped) * 0.5
+    mine[:3] = shipped[:3]
+    _, params, _ = sset.seats(["expert"], 4, overrides={"expert": list(mine)})
+    np.testing.assert_array_equal(params[0], [*default[:P_ROLLOUT_PARAMS], *mine, *default[-2:]])
+    other = np.array(shipped[:-1])
+    other[1] -= 1   # one feature fewer: no model of this game
+    with pytest.raises(StrategyError):
+        sset.seats(["expert"], 4, overrides={"expert": list(other)})
+
+
 def test_design_b_rolls_out_to_the_games_horizon_and_design_a_to_none():
     forks = strategy_set("forks")
     horizon = forks.get("mcts")[1].params[P_HORIZON]
