@@ -14,7 +14,7 @@ from analyses.frames import as_lazy
 from analyses.intervals import SPREAD_UNITS
 from analyses.moments import SeatMoments, finished_filter, is_rotated, seat_moments
 from analyses.seats import seat_advantage
-from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, player_model, unfinished_reason
+from analyses.verdict import DEFAULT_MARGIN, Verdict, decide, lineup, player_model, unfinished_reason, with_model_caveats
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,8 @@ def seat_summary(seats, manifest=None, margin=DEFAULT_MARGIN, confidence=0.95, u
     seats = as_lazy(seats)
     moments = seat_moments(seats)
     names, subject = lineup(seats)
-    verdict = decide(moments, margin, confidence, names, subject, unfinished_reason(manifest), player_model(seats))
+    verdict = with_model_caveats(decide(moments, margin, confidence, names, subject, unfinished_reason(manifest),
+                                        player_model(seats)), manifest)
     strategies = differences = None
     if is_rotated(seats) and verdict.kind != "unfinished":
         from analyses import paired  # and scipy.stats with it: see analyses.planning

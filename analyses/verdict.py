@@ -414,5 +414,11 @@ def seat_verdict(seats, margin=DEFAULT_MARGIN, confidence=0.95, manifest=None):
         if "lineup" in seats.collect_schema().names() else 1
     verdict = decide(seat_moments(seats), margin, confidence, names, subject, unfinished_reason(manifest),
                      player_model(seats), lineups)
-    caveats = tuple((manifest or {}).get("model_caveats", ()))   # models trained for another table (the manifest's)
+    return with_model_caveats(verdict, manifest)
+
+
+def with_model_caveats(verdict, manifest):
+    """``verdict`` with the run ``manifest``'s ``model_caveats`` (models trained for another table, variant or
+    player count) among what it cannot tell."""
+    caveats = tuple((manifest or {}).get("model_caveats", ()))
     return dataclasses.replace(verdict, caveats=caveats) if caveats else verdict

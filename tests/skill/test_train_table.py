@@ -95,6 +95,17 @@ def test_a_model_on_another_table_or_player_count_adds_one_cannot_tell_line(trai
     assert len(three) == 2 and "2 players" in three[1] and "another setup table" not in three[1]
 
 
+def test_playtest_simulate_prints_the_line_under_its_verdict():
+    """What the terminal shows, not only the verdict object: Fool!'s shipped model was trained for 4 players."""
+    result = invoke("simulate", "fool", "-p", 5, "-s", "learned", "--games", 40, "--seed", 1)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "cannot tell: how `learned` would play with a model trained for this table (its model was trained " \
+           "for 4 players;" in text
+    assert "with a model trained" not in " ".join(invoke("simulate", "fool", "-s", "learned", "--games", 40,
+                                                         "--seed", 1).stdout.split())
+
+
 def test_the_shipped_models_record_their_table():
     for game in ("forks", "fool", "fair-enough", "fauch-fertig", "nim"):
         g = games.get(game)
