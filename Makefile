@@ -31,8 +31,8 @@ SPHINXOPTS ?=
 docs: install
 	$(VENV)/bin/sphinx-build -q $(SPHINXOPTS) -b html docs runs/docs/html
 
-# `make bench` measures every game; `make bench GAME="forks fool"` only those (cold, warm and play-alone
-# times of issue 42's commands included: a few minutes per game on two cores)
+# `make bench` measures every game into bench/results.md; `make bench GAME="forks fool"` only those, printed
+# (cold, warm and play-alone times of issue 42's commands included: a few minutes per game on two cores)
 bench: install
 	$(VENV)/bin/playtest bench $(GAME)
 
