@@ -183,8 +183,9 @@ def report_format():
 
 def resume():
     """``--resume``: continue the interrupted run in ``--out``."""
-    return _option("--resume", is_flag=True, help="Continue the interrupted run in --out (give the same options): "
-                                                  "keep what is finished, play the rest.")
+    return _option("--resume", is_flag=True, help="Continue the interrupted run in --out (give the same options, "
+                                                  "or more --games to play on): keep what is finished, play the "
+                                                  "rest.")
 
 
 def players(required=False, many=False):

@@ -352,7 +352,13 @@ def prepare_directory(out, spec, force, resume):
 
 
 def reopen(out, spec):
-    """``prepare_directory`` for ``--resume``: check the manifest and every chunk on disk."""
+    """``prepare_directory`` for ``--resume``: check the manifest and every chunk on disk.
+
+    A run resumed with more games than it was started with plays on: its
+    whole chunks are kept (game i of a seed is the same game in either
+    plan) and a last chunk cut short by the old count is played again in
+    full. Fewer games than the run there is refused.
+    """
     if not (out / output.MANIFEST).is_file():
         raise RunError(f"cannot resume: {out} holds no playtest run (no {output.MANIFEST})")
     rundir.refuse_foreign(out, rundir.RUN, "resume the run in")
@@ -366,16 +372,25 @@ def reopen(out, spec):
                        f"{old.get('engine_version')}, this playtest has version {spec.game.engine_version}, whose "
                        f"games differ; start the run again with --force")
     old = {"leader_record": True} | old  # a run written before the option recorded its leaders
-    mismatched = [k for k, v in spec.identity().items() if old.get(k) != v]
+    mismatched = [k for k, v in spec.identity().items() if old.get(k) != v and k != "games"]
     if mismatched:
         raise RunError(f"cannot resume {out}: the run there differs in "
                        + "; ".join(differs(k, old.get(k), spec.identity()[k]) for k in mismatched))
+    was = old.get("games")
+    if not isinstance(was, int):
+        raise RunError(f"{damaged} (games is not a whole number); start the run again with --force")
+    if was > spec.games:
+        raise RunError(f"cannot resume {out}: the run there has {was:,} games and this command {spec.games:,}; give "
+                       f"at least as many (more play on)")
     records = old.get("chunk_files", {})
     if not isinstance(records, dict):
         raise RunError(f"{damaged} (chunk_files is not a table); start the run again with --force")
+    cut = str(was // spec.chunk_size) if was < spec.games and was % spec.chunk_size else None
     remove_temporaries(out)
     done = {}
     for key, record in records.items():
+        if key == cut:  # the old count's last, short chunk: played again in full below
+            continue
         chunk = int(key) if isinstance(key, str) and key.isdigit() else -1
         if not (0 <= chunk < spec.chunks and isinstance(record, list) and len(record) == 3
                 and record[:2] == list(chunk_bounds(spec, chunk))):
@@ -396,9 +411,9 @@ def reopen(out, spec):
     replayed = []
     for part in parts:
         chunk = int(part.name[len("part-"):-len(".parquet")])
-        if chunk not in done:  # recorded, but damaged or replaced since
+        if chunk not in done:  # recorded, but damaged or replaced since (or the short chunk of a run played on)
             part.unlink()
-            replayed.append(chunk)
+            replayed += [] if str(chunk) == cut else [chunk]
     return done, replayed
 
 

@@ -141,7 +141,7 @@ def test_resume_refuses_a_chunk_file_the_manifest_does_not_list_and_deletes_noth
     (dict(strategies=["greedy"]), "strategies (the run there: ['random', 'random', 'random', 'random'], this "
                                   "command: ['greedy', 'greedy', 'greedy', 'greedy'])"),
     (dict(setup={"deck": {"top": 2}}), "setup.deck.top (the run there: 3, this command: 2)"),
-    (dict(games=5000), "games (the run there: 4000, this command: 5000)"),
+    (dict(games=3000), "the run there has 4,000 games and this command 3,000; give at least as many"),
 ])
 def test_a_refused_resume_shows_both_values(reference, tmp_path, change, shown):
     out = copy_of(reference, tmp_path)
@@ -149,6 +149,22 @@ def test_a_refused_resume_shows_both_values(reference, tmp_path, change, shown):
     with pytest.raises(RunError) as err:
         simulate(out, resume=True, **change)
     assert shown in str(err.value)
+
+
+@pytest.mark.parametrize("games, short", [(4000, False), (3500, True)])
+def test_a_run_resumed_with_more_games_plays_on_to_the_run_of_that_many(reference, tmp_path, games, short):
+    """4,000 games (or 3,500: a last chunk of 500) resumed with 6,000: the whole chunks are kept, a short last
+    chunk is played again in full, and the rows are those of a 6,000-game run from the start."""
+    out = tmp_path / "run"
+    simulate(out, games=games)
+    kept = {c: (out / "seats" / f"part-{c:06d}.parquet").read_bytes() for c in range(3)}
+    run = simulate(out, games=6000, resume=True)
+    assert run.manifest["games"] == run.manifest["games_done"] == 6000 and "replayed_chunks" not in run.manifest
+    assert run.manifest["resumed_with_games"] == (3000 if short else 4000)
+    assert {c: (out / "seats" / f"part-{c:06d}.parquet").read_bytes() for c in range(3)} == kept
+    whole = tmp_path / "whole"
+    simulate(whole, games=6000)
+    assert pl.read_parquet(out / "seats" / "*.parquet").equals(pl.read_parquet(whole / "seats" / "*.parquet"))
 
 
 @pytest.mark.parametrize("damage, reason", [
