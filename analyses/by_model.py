@@ -112,7 +112,10 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
     ``by_model.json`` is rewritten after every run with what is finished and
     the seconds each took (the calls, compiling included); with ``resume``
     finished runs are kept and an interrupted one is continued (its seconds
-    then count the resumed part only). ``on_stage(stage, index, total,
+    then count the resumed part only); under a larger ``max_games`` than the
+    study there, each model's run plays on under the new cap (to its
+    precision, and the strongest's until its verdict settles) and its
+    seconds add up. ``on_stage(stage, index, total,
     what)`` is called before each run (stage "model", "match" or "settle";
     ``what`` the model, the pair, or the model and the games planned),
     ``on_progress(what, done, planned, unit)`` once the kernels are compiled (or loaded) and after each chunk
@@ -125,6 +128,7 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
     if not resume:
         write_manifest(out, study, state)  # first, so that an interrupted study can be resumed
     done = {e["model"]: e for e in old.get("runs", [])}
+    grown = old.get("max_games", study["max_games"]) < study["max_games"]  # resumed under a larger cap
     models, params = study["models"], study["params"]
     variant, setup = table_of(study)
 
@@ -142,7 +146,7 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
                 resumed)
 
     for index, model in enumerate(models):
-        if model in done:
+        if model in done and not grown:
             state["runs"].append(done[model])
             continue
         if on_stage:
@@ -150,7 +154,9 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
         name = run_name(index, model)
         seconds, play_seconds, resumed = call(name, [model], study["max_games"], model,
                                               resume and (out / name).exists(), until_ci=study["precision"] / 100)
-        state["runs"].append({"model": model, "run": name, "seconds": seconds, "play_seconds": play_seconds,
+        before = done.get(model, {})  # a finished run played on under a larger cap: its times add up
+        state["runs"].append({"model": model, "run": name, "seconds": round(before.get("seconds", 0) + seconds, 3),
+                              "play_seconds": round(before.get("play_seconds", 0) + play_seconds, 3),
                               "resumed": resumed})
         write_manifest(out, study, state)
     played = {e["run"]: e for e in old.get("matches", [])}

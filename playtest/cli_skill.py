@@ -351,7 +351,30 @@ def skill(game, models, mcts, players, variant, setup, precision, games, match_d
     terminal.console().print(ladder_table(edges, margin))
     for line in by_model_report.table_notes(manifest, edges, margin):
         terminal.echo(line)
+    top = next(r for r in edges.iter_rows(named=True) if r["model"] == found["model"])
+    needed = top["games_needed"] if top["verdict"] == "inconclusive" else None
+    if needed and needed > manifest["max_games"]:   # the cap stopped it: say how to play on
+        cap = -(-needed // manifest["chunk_size"]) * manifest["chunk_size"]
+        terminal.echo(f"to play on until `{top['model']}`'s verdict would settle (about {needed:,} games), run:")
+        click.echo(shell_lines(resume_command({**manifest, "max_games": cap}, params, setup, out)))
     click.echo(f"runs in {out}" + (f"; report {report}" if report else ""))
+
+
+def shell_lines(command, width=78):
+    """``command`` (one shell line) broken before an option into lines of at most about ``width`` characters,
+    and always before ``--out`` (a path only the user can shorten), each but the last ending in `` \\``, the
+    later ones indented: the same command, pasted."""
+    import shlex
+
+    lines, line = [], ""
+    for word in shlex.split(command):
+        word = shlex.quote(word)
+        if line and word.startswith("-") and (len(line) + len(word) + 3 > width or word == "--out"):
+            lines.append(line + " \\")
+            line = "  " + word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join(lines + [line])
 
 
 @click.command("search-gain", short_help="Paired win-share gain of mcts over a baseline search on the same "

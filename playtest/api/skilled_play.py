@@ -237,9 +237,10 @@ def skill(game, out, *, models=None, mcts=None, players=None, precision=2.0, max
     Everything is checked before anything is played: the models (at least one,
     no repeats, each known and playable), the sizes, and ``out`` (new or
     empty; with ``resume`` a study of the same game, players, table, seed,
-    precision, cap, deals, margin and chunk size whose models begin the list:
-    its finished runs are kept, an interrupted one continues, models added at
-    the end are played). ``on_stage`` and ``on_progress`` are
+    precision, deals, margin and chunk size whose models begin the list, at
+    the same cap or a larger one: its finished runs are kept, an interrupted
+    one continues, models added at the end are played, and under a larger
+    cap every run plays on as the study would have). ``on_stage`` and ``on_progress`` are
     ``analyses.by_model.play``'s. When the ladder has both heuristics and
     search or learned models, the kernel with the search and learned players
     compiles in a process of its own (``playtest.compile_ahead``) while this
@@ -319,10 +320,13 @@ def _check_resumable(out, study, study_of):
     try:
         old = study_of.read_manifest(out)
         old |= dict(zip(("variant", "setup"), study_of.table_of(old)))
-        differs = [k for k in study if k != "models" and old.get(k) != study[k]]
-        models = list(old["models"])
+        differs = [k for k in study if k not in ("models", "max_games") and old.get(k) != study[k]]
+        models, cap = list(old["models"]), int(old["max_games"])
     except (ValueError, KeyError, TypeError) as exc:
         raise RunError(f"cannot resume {out}: its {study_of.MANIFEST} is damaged ({exc})") from None
+    if study["max_games"] < cap:
+        raise RunError(f"cannot resume {out}: its cap is {cap:,} games per model and this command's "
+                       f"{study['max_games']:,}; give at least as many (-n), more play on")
     if differs:
         raise RunError(f"cannot resume {out}: the study there differs in {', '.join(differs)}")
     if study["models"][:len(models)] != models:

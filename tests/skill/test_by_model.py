@@ -278,7 +278,7 @@ def test_the_terminal_opens_with_the_answer_fits_80_columns_and_reports_progress
     s = tiny[1]["models"][1]["strength"]        # the same study: the table shows the json's interval
     assert f"({s['lo']:+.2f} to {s['hi']:+.2f})" in result.stdout and f"{s['value']:+.2f}" in result.stdout
     assert lines[-1].startswith(f"runs in {out}")  # the folder's path is as long as the user made it
-    assert max(map(len, lines[:-1])) <= 80
+    assert max(len(line) for line in lines[:-1] if str(out) not in line) <= 80
     assert " ".join(lines[1:4]).startswith("With the strongest player measured, `greedy`")
     assert not (out / "report.html").exists()
     progress = result.stderr.splitlines()
@@ -299,6 +299,39 @@ def test_resume_keeps_the_finished_runs_and_plays_a_model_added_at_the_end(tmp_p
     assert [r["model"] for r in json.loads(result.stdout)["models"]] == ["random", "greedy", "pusher"]
     assert (out / "01-random" / "manifest.json").read_text() == before
     assert (out / "03-pusher").is_dir() and (out / "vs-02-03").is_dir()
+
+
+def test_resume_with_a_larger_cap_plays_on_and_a_smaller_one_is_refused(tiny, tmp_path):
+    """A study capped at 200 games per model, resumed at the fixture's 600: `random`'s run plays on to where the
+    600-game study stopped it (its precision), game for game; the study records the new cap."""
+    out = tmp_path / "forks"
+    small = CliRunner().invoke(cli, TINY[:7] + ["200"] + TINY[8:] + ["--out", str(out), "--no-report"])
+    assert small.exit_code == 0, small.output
+    assert open_run(out / "01-random").manifest["games_done"] == 200
+    again = CliRunner().invoke(cli, TINY + ["--out", str(out), "--resume", "--json", "--no-report"])
+    assert again.exit_code == 0, again.output
+    fresh = open_run(tiny[0] / "01-random")
+    assert 200 < fresh.manifest["games_done"] == open_run(out / "01-random").manifest["games_done"]
+    assert open_run(out / "01-random").seats.equals(fresh.seats)
+    assert json.loads((out / "by_model.json").read_text())["max_games"] == 600
+    refused = CliRunner().invoke(cli, TINY[:7] + ["400"] + TINY[8:] + ["--out", str(out), "--resume"])
+    assert refused.exit_code == 2 and "its cap is 600 games per model and this command's 400" in refused.output
+
+
+def test_an_unsettled_answer_prints_the_command_that_plays_on_and_it_does(tmp_path):
+    out = tmp_path / "forks"
+    result = CliRunner().invoke(cli, TINY + ["--out", str(out), "--no-report"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout.replace(" \\\n", " ")
+    hint = text.split("to play on until `greedy`'s verdict would settle (about ")[1]
+    needed = int(hint.split(" games")[0].replace(",", ""))
+    words = shlex.split(hint.splitlines()[1])
+    cap = int(words[words.index("--games") + 1])
+    assert words[:2] == ["playtest", "skill"] and words[-3:] == ["--out", str(out), "--resume"]
+    assert cap >= needed > 600 and cap % 200 == 0
+    again = CliRunner().invoke(cli, words[1:] + ["--no-report", "--json"])
+    assert again.exit_code == 0, again.output
+    assert open_run(out / "02-greedy").manifest["games_done"] > 600
 
 
 def test_resume_replays_a_run_removed_from_the_manifest_and_keeps_the_runs_after_it(tmp_path):
