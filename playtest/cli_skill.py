@@ -310,7 +310,7 @@ def skill(game, models, mcts, players, variant, setup, precision, games, match_d
     says what it cannot tell.
 
     --resume keeps the finished runs, finishes an interrupted one and plays the models added at the end of
-    --models."""
+    --models; with a larger --games every run plays on under the new cap."""
     from analyses import by_model
     from reports import by_model_report
     from reports.build import write_report
