@@ -185,17 +185,19 @@ def compare(run_a, run_b, margin=1.0, confidence=0.95):
 
 
 def _until_ci_stop(target, resumed=None):
-    """The ``stop`` callback of ``--until-ci``: running seat moments over every chunk (also the chunks of
-    the ``resumed`` run directory), True once every seat's 95% half-width is below ``target``; called with
-    None, whether the resumed chunks alone already are."""
+    """The ``stop`` callback of ``--until-ci``: running seat moments over every chunk (also the chunks kept in
+    the ``resumed`` run directory), True once every seat's 95% half-width is below ``target``. Called with
+    None (``run_batch`` does, once, before any new chunk is written), it reads the chunks kept and says
+    whether they alone already are."""
     from analyses.moments import seat_moments
     from analyses.planning import max_half_width
 
-    parts = sorted((Path(resumed) / output.SEATS_DIR).glob("part-*.parquet")) if resumed is not None else []
-    totals = [seat_moments(pl.scan_parquet(parts)) if parts else None]
+    totals = [None]
 
     def stop(frame):
         if frame is None:
+            parts = sorted((Path(resumed) / output.SEATS_DIR).glob("part-*.parquet")) if resumed is not None else []
+            totals[0] = seat_moments(pl.scan_parquet(parts)) if parts else None
             return totals[0] is not None and max_half_width(totals[0]) < target
         chunk = seat_moments(frame)
         totals[0] = chunk if totals[0] is None else totals[0] + chunk

@@ -466,9 +466,11 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
     stop : callable(frame) -> bool, optional
         Called after each chunk with its rows; True ends the run early
         (e.g. when every seat interval is narrow enough). Needs a source that
-        yields chunks in order. A resumed run whose chunks on disk run from
-        the first without a gap first asks ``stop(None)``: True means those
-        chunks already meet the rule, and nothing more is played.
+        yields chunks in order. ``stop(None)`` is asked once first, when the
+        run directory is ready (a resumed run's damaged or short chunks
+        already removed, no new chunk written): True means the chunks kept
+        meet the rule, and a resumed run whose chunks run from the first
+        without a gap then plays nothing more.
 
     Returns
     -------
@@ -511,7 +513,8 @@ def run_batch(spec, source, out=None, *, force=False, resume=False, manifest_ext
                         chunk_files={str(c): done[c] for c in sorted(done)})
 
     todo = [c for c in range(spec.chunks) if c not in done]
-    if stop is not None and done and sorted(done) == list(range(len(done))) and stop(None):
+    kept_meet = stop is not None and stop(None)   # asked before any new chunk: it may read the chunks kept
+    if kept_meet and done and sorted(done) == list(range(len(done))):
         todo = []   # a finished run resumed: the chunks on disk already meet the stop rule
         manifest["stopped_early"] = True
     try:

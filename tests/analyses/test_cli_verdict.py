@@ -71,8 +71,9 @@ def test_until_ci_counts_the_chunks_already_on_disk(tmp_path):
     both = max_half_width(on_disk + seat_moments(chunk))
     alone = max_half_width(seat_moments(chunk))
     target = (both + alone) / 2  # met by the whole run, not by the new chunk alone
-    assert _until_ci_stop(target, out)(chunk)
-    assert not _until_ci_stop(target)(chunk)
+    resumed, fresh = _until_ci_stop(target, out), _until_ci_stop(target)
+    assert resumed(None) == (max_half_width(on_disk) < target) and not fresh(None)  # run_batch asks first
+    assert resumed(chunk) and not fresh(chunk)
 
 
 def test_unfinished_games_come_first_and_can_be_the_verdict(tmp_path):

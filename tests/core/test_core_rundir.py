@@ -167,6 +167,17 @@ def test_a_run_resumed_with_more_games_plays_on_to_the_run_of_that_many(referenc
     assert pl.read_parquet(out / "seats" / "*.parquet").equals(pl.read_parquet(whole / "seats" / "*.parquet"))
 
 
+def test_a_run_played_on_stops_by_its_interval_where_a_run_started_with_that_many_would(tmp_path):
+    """--until-ci counts the chunks kept once: 3,500 games (a short last chunk) resumed at 6,000 with a target
+    the fifth chunk meets stop where a 6,000-game run from the start stops, with the same rows."""
+    simulate(tmp_path / "short", games=3500)
+    played_on = simulate(tmp_path / "short", games=6000, resume=True, until_ci=0.0135)
+    fresh = simulate(tmp_path / "fresh", games=6000, until_ci=0.0135)
+    assert played_on.manifest["games_done"] == fresh.manifest["games_done"] == 5000
+    assert pl.read_parquet(tmp_path / "short" / "seats" / "*.parquet").equals(
+        pl.read_parquet(tmp_path / "fresh" / "seats" / "*.parquet"))
+
+
 @pytest.mark.parametrize("damage, reason", [
     (lambda m: "{\"game\": \"forks\", ", "is damaged"),
     (lambda m: "[1, 2]", "not a JSON object"),
