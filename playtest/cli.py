@@ -131,7 +131,7 @@ RUN_OPTION_NAMES = ("players", "seed", "strategies", "strategy_files", "params",
               help="Games per chunk (one parquet file each); results do not depend on it.")
 @options.threads()
 @click.option("--force", is_flag=True, help="Replace an existing run directory.")
-@options.resume()
+@options.resume(play_on=True)
 @click.option("--no-leader-record", "leader_record", is_flag=True, flag_value=False, default=True,
               help="Leave the leader columns 0 (no comeback curve in the report): faster where the standing at a "
                    "round's end costs much.")

@@ -295,7 +295,7 @@ def ladder_table(edges, margin):
 @options.margin()
 @options.threads()
 @options.out("the study (one run per model and per match)", kind="dir", required=True)
-@options.resume()
+@options.resume(play_on=True)
 @options.report()
 @options.json()
 @click.option("--markdown", is_flag=True,

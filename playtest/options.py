@@ -181,11 +181,12 @@ def report_format():
                    help="html: one self-contained file; md: Markdown with PNG files [default: the suffix of --out].")
 
 
-def resume():
-    """``--resume``: continue the interrupted run in ``--out``."""
-    return _option("--resume", is_flag=True, help="Continue the interrupted run in --out (give the same options, "
-                                                  "or more --games to play on): keep what is finished, play the "
-                                                  "rest.")
+def resume(play_on=False):
+    """``--resume``: continue the interrupted run in ``--out``; ``play_on``: the command also plays a finished
+    run on when given more ``--games``."""
+    more = ", or more --games to play on" if play_on else ""
+    return _option("--resume", is_flag=True, help=f"Continue the interrupted run in --out (give the same "
+                                                  f"options{more}): keep what is finished, play the rest.")
 
 
 def players(required=False, many=False):

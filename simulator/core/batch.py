@@ -413,7 +413,8 @@ def reopen(out, spec):
         chunk = int(part.name[len("part-"):-len(".parquet")])
         if chunk not in done:  # recorded, but damaged or replaced since (or the short chunk of a run played on)
             part.unlink()
-            replayed += [] if str(chunk) == cut else [chunk]
+            if str(chunk) != cut:
+                replayed.append(chunk)
     return done, replayed
 
 
