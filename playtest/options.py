@@ -62,6 +62,8 @@ def _option(*decls, aliases=(), cls=SharedOption, **attrs):
     """A ``SharedOption`` decorator; each of ``aliases`` (a former spelling) is a hidden option that sets the
     same parameter and prints a deprecation note."""
     attrs.setdefault("show_default", attrs.get("default") is not None and not attrs.get("is_flag"))
+    if attrs.get("required") and attrs.get("default", 0) is None:
+        del attrs["default"]   # click 8.3 and later take an explicit default None as a value: nothing is missing
     main = click.option(*decls, cls=cls, callback=_take_alias, **attrs)
 
     def decorate(f):

@@ -110,3 +110,29 @@ def test_search_gain_reads_its_arm_vector_from_the_shared_param():
     assert _mcts_param([]) is None
     with pytest.raises(click.UsageError, match="only sets the new arm's mcts vector"):
         _mcts_param(["hedger=1"])
+
+
+# a value for each required option and argument, so that a test can leave out exactly one option
+GIVEN = {"-p": "4", "--strategy": "random", "--field": "random", "--forbid": "play", "--game": "0",
+         "game": "fool", "strategy": "cautious", "target": "fool"}
+
+
+def _required_options():
+    return [(path, param.opts[0]) for path, command in commands() for param in command.params
+            if isinstance(param, click.Option) and param.required]
+
+
+@pytest.mark.parametrize("path,left_out", _required_options())
+def test_a_required_option_left_out_is_named_and_nothing_runs(path, left_out, tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text("")
+    given = dict(GIVEN, **{"--grid": str(grid), "-o": str(tmp_path / "out")})
+    command = dict(commands())[path]
+    args = [given[p.name] for p in command.params if isinstance(p, click.Argument)]
+    for param in command.params:
+        if isinstance(param, click.Option) and param.required and param.opts[0] != left_out:
+            args += [param.opts[0], given[param.opts[0]]]
+    result = CliRunner().invoke(cli, [*path.split(), *args])
+    assert result.exit_code == 2, result.output   # before: --out left out gave a traceback, or train ran
+    assert "Missing option" in result.output and left_out in result.output, result.output
+    assert not (tmp_path / "out").exists()
