@@ -42,6 +42,8 @@ def installed_version():
 
 # run key -> (spec, kernels, user strategy names); one entry per run a worker process has played
 _RUNS = {}
+# the folders the strategy files of those runs were written to, kept while the process lives
+_FOLDERS = []
 # one chunk at a time per worker process: the batch kernel takes every thread it is given
 _KERNEL_LOCK = threading.Lock()
 
@@ -73,10 +75,11 @@ def prepared(job):
         if job["engine_version"] != g.engine_version:
             raise RunError(f"a Dask worker has {g.name} engine {g.engine_version}, the client "
                            f"{job['engine_version']}: install the same playtest everywhere")
-        folder = Path(tempfile.mkdtemp(prefix="playtest-strategies-"))
         files = []
+        if job["strategy_files"]:  # removed when the worker process exits (the folder's finalizer)
+            _FOLDERS.append(tempfile.TemporaryDirectory(prefix="playtest-strategies-"))
         for i, (name, text) in enumerate(job["strategy_files"]):
-            path = folder / str(i) / name  # keep the file name: it is the strategy's default NAME
+            path = Path(_FOLDERS[-1].name) / str(i) / name  # keep the file name: it is the strategy's default NAME
             path.parent.mkdir()
             path.write_text(text)
             files.append(path)

@@ -9,6 +9,7 @@ import logging
 import os
 import re
 import signal
+import tempfile
 
 import dask.distributed
 import polars as pl
@@ -130,3 +131,21 @@ def test_backend_options_are_checked():
     result = CliRunner().invoke(cli, ["simulate", "forks", "--backend", "dask"])
     assert result.exit_code == 2
     assert result.output == "error: the dask backend needs either --scheduler tcp://HOST:PORT or --workers N\n"
+
+
+def test_a_worker_writes_strategy_files_only_when_the_run_has_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(dask_backend, "_RUNS", {})
+    monkeypatch.setattr(dask_backend, "_FOLDERS", [])
+    plain, _ = api.prepare("nim", players=3, games=10, strategies=["random", "modular", "random"])
+    dask_backend.prepared(dask_backend.describe(plain))
+    assert list(tmp_path.iterdir()) == []   # before: an empty folder per run and process, never removed
+    source = tmp_path / "source"
+    source.mkdir()
+    with_file, _ = api.prepare("nim", players=3, games=10, strategy_files=[strategy_file(source, TAKER)],
+                               strategies=["taker", "random", "modular"])
+    dask_backend.prepared(dask_backend.describe(with_file))
+    folder, = [p for p in tmp_path.iterdir() if p.name.startswith("playtest-strategies-")]
+    assert (folder / "0" / "nim_strategy.py").read_text() == TAKER
+    dask_backend._FOLDERS[0].cleanup()   # what the folder's finalizer does when the worker exits
+    assert not folder.exists()
