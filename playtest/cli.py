@@ -255,7 +255,7 @@ def _print_seat_table(m, summary, out, feel_table=None):
     resumed = ""
     if "resumed_with_games" in m:  # the table counts every game on disk; the time only this session's
         before = m["resumed_with_games"]
-        resumed = (f"resumed: {before:,} {unit} were on disk, {m['games_done'] - before:,} played now in ")
+        resumed = f"resumed: {before:,} {unit} kept from disk, {m['games_done'] - before:,} played now in "
     compiled = compile_notice.seconds()
     echo(resumed + f"{m['wall_seconds']:.2f} s" + rate + (f"; results in {out}" if out else "")
          + (f"; compiling took {compiled:.1f} s more" if compiled else ""))

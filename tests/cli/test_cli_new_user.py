@@ -57,7 +57,7 @@ def test_a_resumed_run_says_so_and_what_it_played_now(tmp_path):
     resumed = invoke(*args, "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert "4 players, 30 games" in resumed.stdout
-    assert "resumed: 20 games were on disk, 10 played now in " in resumed.stdout.replace("\n", " ")
+    assert "resumed: 20 games kept from disk, 10 played now in " in resumed.stdout.replace("\n", " ")
     assert json.loads((out / "manifest.json").read_text())["resumed_with_games"] == 20
 
 
@@ -87,3 +87,13 @@ def test_feel_lines_say_a_constant_length_once_and_shares_in_percent():
     varied = invoke("simulate", "fool", "--games", "60", "--seed", "3", "--feel")
     assert varied.exit_code == 0, varied.output
     assert "every game lasted" not in varied.stdout and "mean rounds: " in varied.stdout
+
+
+def test_playing_on_says_which_games_it_kept(tmp_path):
+    out = tmp_path / "run"
+    args = ["simulate", "forks", "--chunk-size", "10", "--seed", "6", "--out", out]
+    assert invoke(*args, "--games", "25").exit_code == 0
+    resumed = invoke(*args, "--games", "30", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    # the short chunk of 5 games is played again in full: 25 games were on disk, 20 of them kept
+    assert "resumed: 20 games kept from disk, 10 played now in " in resumed.stdout.replace("\n", " ")

@@ -76,6 +76,6 @@ def test_a_block_is_read_as_commands_and_their_output(tmp_path):
 
 
 def test_dots_stand_for_left_out_text():
-    assert matches("resumed: ... games were on disk, 0 played now in ... s; results in runs/big",
-                   "resumed: 2,000,000 games were on disk, 0 played now in 0.02 s; results in runs/big")
+    assert matches("resumed: ... games kept from disk, 0 played now in ... s; results in runs/big",
+                   "resumed: 2,000,000 games kept from disk, 0 played now in 0.02 s; results in runs/big")
     assert not matches("Fair Enough: 4 players, 20,000 games, seed 1", "Fair Enough: 4 players, 2,000 games, seed 1")
