@@ -191,19 +191,27 @@ def play(simulate, out, study, *, resume=False, on_stage=None, on_progress=None,
 
 
 def extensions(run_dir, study):
-    """The games planned for each extension of a run until its verdict at the study's margin is conclusive,
-    it reached ``max_games``, or the cap cannot settle it (a generator, read again after each extension is
-    played): ``GROWTH`` times the verdict's ``games_needed`` but at most ``MOST`` times the games played, at
-    least one chunk more, at most the cap. Nothing more is planned once the cap cannot settle it
-    (``beyond_cap``)."""
+    """The games planned for each extension of a run (``next_games``), read again from the run after each
+    extension is played (a generator)."""
     while True:
         run = open_run(run_dir)
-        verdict = seat_verdict(run.seats, study["margin"], manifest=run.manifest)
-        games = run.manifest["games_done"]
-        if verdict.kind in CONCLUSIVE or games >= study["max_games"] or beyond_cap(verdict, study["max_games"]):
+        planned = next_games(seat_verdict(run.seats, study["margin"], manifest=run.manifest),
+                             run.manifest["games_done"], study)
+        if planned is None:
             return
-        needed = verdict.games_needed or study["max_games"]
-        yield min(study["max_games"], max(min(math.ceil(GROWTH * needed), MOST * games), games + study["chunk_size"]))
+        yield planned
+
+
+def next_games(verdict, games, study):
+    """The games in all the next extension plans for a run of ``games`` games whose verdict at the study's margin
+    is ``verdict``: ``GROWTH`` times the verdict's ``games_needed`` but at most ``MOST`` times the games played,
+    at least one chunk more, at most the cap. None once the verdict is conclusive, the run reached
+    ``max_games`` or the cap cannot settle it (``beyond_cap``)."""
+    cap = study["max_games"]
+    if verdict.kind in CONCLUSIVE or games >= cap or beyond_cap(verdict, cap):
+        return None
+    needed = verdict.games_needed or cap
+    return min(cap, max(min(math.ceil(GROWTH * needed), MOST * games), games + study["chunk_size"]))
 
 
 def beyond_cap(verdict, cap):

@@ -236,6 +236,49 @@ def test_a_run_stopped_because_the_cap_cannot_settle_it_rarely_would_have(shares
     assert len(would) > 100 and np.mean(would) <= most
 
 
+def _sized_verdicts(shares, replications, rng, cap=20_000, chunk=500, precision=2.0, margin=1.0):
+    """Known truth: the verdict each of ``replications`` sized runs ends with, a game of true win ``shares`` per
+    seat played as ``by_model.play`` plays the strongest model: chunks until every seat's 95% half-width is
+    within ``precision`` points (stage 1), then the extensions ``next_games`` plans, each played to its planned
+    games (the run plays until the width that reaches them), the verdict read after each."""
+    from analyses.moments import SeatMoments
+    from analyses.verdict import decide
+
+    study = {"max_games": cap, "chunk_size": chunk}
+    shares, found = np.asarray(shares), []
+    for _ in range(replications):
+        wins, games = np.zeros(shares.size), 0
+        while games < cap:
+            wins += rng.multinomial(chunk, shares)
+            games += chunk
+            lo, hi = SeatMoments(games, wins, np.diag(wins)).intervals(0.95)
+            if 100 * (hi - lo).max() / 2 <= precision:
+                break
+        while True:
+            verdict = decide(SeatMoments(games, wins, np.diag(wins)), margin)
+            planned = by_model.next_games(verdict, games, study)
+            if planned is None:
+                found.append(verdict.kind)
+                break
+            planned = -(-planned // chunk) * chunk
+            wins += rng.multinomial(planned - games, shares)
+            games = planned
+    return np.array(found)
+
+
+@pytest.mark.parametrize("shares", [
+    [0.26, 0.24, 0.25, 0.25],       # two seats exactly at the margin, one each side
+    [0.51, 0.49]])                  # two players: one interval, no Bonferroni pair to spare
+def test_the_sized_study_reading_its_verdict_at_each_look_keeps_its_errors_under_5_percent(shares):
+    """Known truth at the margin (±1 point, the defaults: 20,000 games at most, chunks of 500): the sized run
+    reads its verdict after stage 1 and after each extension, and still calls the game unbalanced (no edge is
+    beyond the margin) at most 5% of the time, and balanced (an edge is not inside it) too."""
+    kinds = _sized_verdicts(shares, 1000, np.random.default_rng(RNG_SEED + 11))
+    assert np.mean(kinds == "unbalanced") <= 0.05
+    assert np.mean(kinds == "balanced") <= 0.05
+    assert np.mean(kinds == "inconclusive") >= 0.9   # at the margin, the run ends saying it cannot tell
+
+
 def test_a_verdict_is_beyond_the_cap_only_when_inconclusive_and_planned_past_it_or_at_the_margin():
     from types import SimpleNamespace as V
 
