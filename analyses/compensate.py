@@ -79,6 +79,12 @@ class Compensation:
     games: int = 0
     confirmation_games: int = 0
     search_edges: list = field(default_factory=list)
+    start: list = None
+
+    @property
+    def unchanged(self):
+        """True when the values found are the table's own (``start``): the table needs no compensation."""
+        return self.start is not None and list(self.values) == list(self.start)
 
     @property
     def confirmed(self):
@@ -99,6 +105,9 @@ class Compensation:
     def sentence(self):
         """The one sentence to quote: confirmed, or why no compensation is confirmed."""
         fresh = f"on fresh deals (seed {self.confirmation_seed}, {self.confirmation_games:,} games)"
+        if self.confirmed and self.unchanged:
+            return (f"No compensation needed: the table as it is ({self.knob} = {self._shown()}) balances the "
+                    f"game within ±{points(self.verdict.margin)} points {fresh}.")
         if self.confirmed:
             return (f"Confirmed: {self.knob} = {self._shown()} balances the game within "
                     f"±{points(self.verdict.margin)} points {fresh}.")
@@ -135,7 +144,7 @@ class Compensation:
     def to_dict(self):
         return {"players": self.players, "knob": self.knob, self.knob: self.values, "unit": self.unit,
                 "low": self.low, "high": self.high, "open_ends": self.open_ends, "found": self.found,
-                "confirmed": self.confirmed, "verdict": self.verdict.to_dict(),
+                "confirmed": self.confirmed, "unchanged": self.unchanged, "verdict": self.verdict.to_dict(),
                 "confirmation_seed": self.confirmation_seed, "confirmation_games": self.confirmation_games,
                 "search_seed": self.search_seed, "games_per_evaluation": self.games,
                 "evaluations": self.evaluations, "searched_range": [self.low_bound, self.high_bound],
@@ -253,7 +262,8 @@ def compensate(evaluate, players, *, knob="seat_bonus", start=None, low=None, hi
     def search(values, run_seed):
         return counted(values, run_seed, games)
 
-    values = [float(v) for v in (start if start is not None else [0.0] * players)]
+    start = [float(v) for v in (start if start is not None else [0.0] * players)]
+    values = list(start)
     found = True
     for _ in range(rounds):
         for seat in range(1, players):
@@ -284,4 +294,4 @@ def compensate(evaluate, players, *, knob="seat_bonus", start=None, low=None, hi
             lows[seat], highs[seat] = float(grid[lo_i]), float(grid[hi_i])
             ends[seat] = ["low"] * lo_open + ["high"] * hi_open
     return Compensation(knob, spec["unit"], players, [float(v) for v in values], lows, highs, ends, verdict,
-                        found, low, high, seed, confirm, counted.calls, games, played, search_edges)
+                        found, low, high, seed, confirm, counted.calls, games, played, search_edges, start)

@@ -215,7 +215,7 @@ def compensate(game, players, knob, games, max_games, seed, strategies, rotate_s
     terminal.console().print(compensation_table(found))
     terminal.echo(f"Confirmation: {found.verdict.sentence()}")
     terminal.echo(f"Searched on seed {seed}: {found.evaluations} evaluations, {found.games:,} games each.")
-    if found.confirmed:
+    if found.confirmed and not found.unchanged:
         terminal.echo("Setup-table lines to paste:")
         click.echo(found.snippet(), nl=False)
     if written:

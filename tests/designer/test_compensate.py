@@ -38,6 +38,18 @@ def test_a_planted_two_seat_handicap_is_recovered_within_its_interval():
     assert found.snippet() == "[players.2]\nseat_bonus = [0.0, 3.0]\n"
 
 
+def test_a_table_that_already_balances_the_game_needs_no_compensation():
+    fair = compensate(planted([0, 0]), 2, seed=1, margin=2.0, games=20_000)
+    assert fair.confirmed and fair.unchanged and fair.values == [0.0, 0.0]
+    assert fair.sentence().startswith("No compensation needed: the table as it is (seat_bonus = [0, 0] points "
+                                      "relative to seat 0) balances the game within ±2.0")
+    # a designer's table that already gives seat 1 the three points it lacks
+    given = compensate(planted([0, 3]), 2, start=[0, 3], seed=1, margin=2.0, games=20_000)
+    assert given.confirmed and given.unchanged and given.to_dict()["unchanged"]
+    moved = compensate(planted([0, 3]), 2, start=[0, 1], seed=1, margin=2.0, games=20_000)
+    assert moved.confirmed and not moved.unchanged and moved.sentence().startswith("Confirmed: seat_bonus = [0, 3]")
+
+
 def test_four_seats_are_solved_together_each_bonus_and_interval_relative_to_seat_0():
     found = compensate(planted([1, 0, 3, 2]), 4, seed=2, games=20_000)
     assert found.found and found.values == [0.0, -1.0, 2.0, 1.0]  # seat 1 is a point ahead of seat 0: it gives one
