@@ -6,6 +6,7 @@ the package's own docstring has the first example."""
 
 import doctest
 import pkgutil
+import tempfile
 from importlib import import_module
 
 import pytest
@@ -33,7 +34,8 @@ def test_every_example_is_of_a_name_of_the_api():
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_the_example_passes(name):
+def test_the_example_passes(name, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))   # the examples' tempfile.mkdtemp(): here, not in /tmp
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(EXAMPLES[name])
     assert runner.summarize(verbose=False).failed == 0
