@@ -2,8 +2,9 @@
 
 playtest does not simulate a whole game of Unfair; each command runs one
 study of an expansion mechanic (see docs/rules/unfair.md) and prints its
-table, or JSON (``{table name: [rows]}``) with ``--json``; ``playtest unfair
-report`` runs all five and writes them as one report. A setup table that
+conclusion and a short table with 95% intervals (``reports.unfair_answers``),
+or every table in full as JSON (``{table name: [rows]}``) with ``--json``;
+``playtest unfair report`` runs all five and writes them as one report. A setup table that
 cannot be used prints one line starting with ``error:`` and exits with code 2.
 """
 
@@ -11,10 +12,10 @@ import json
 import re
 
 import click
-import polars as pl
 
 from playtest import api, options, terminal
 from playtest.cli_types import HelpGroup, check_report_out
+from reports.unfair_answers import ANSWERS
 from simulator.core.setup import SetupError
 from simulator.unfair import dice
 from simulator.unfair.setup import MAX_BEAN_COUNTS, MAX_BEANS, MAX_TRIALS
@@ -46,19 +47,17 @@ def parse_beans(text):
     return list(counts)
 
 
-def _cell(value):
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return "" if value is None else str(value)
-
-
-def _print(tables, as_json):
+def _print(study, tables, as_json):
+    """The study's conclusion and its short table (``reports.unfair_answers``), or with ``as_json`` every table
+    in full, standard errors and all."""
     if as_json:
         click.echo(json.dumps({name: df.to_dicts() for name, df in tables.items()}, indent=1))
         return
-    for name, df in tables.items():
-        keys = next((i for i, column in enumerate(df.columns) if df[column].dtype != pl.Utf8), df.width) or 1
-        terminal.table(df.columns, [[_cell(v) for v in row] for row in df.iter_rows()], title=name, keys=keys)
+    conclusion, summary = ANSWERS[study](tables)
+    terminal.echo(conclusion)
+    click.echo()
+    terminal.table(summary.header, summary.rows, title=summary.caption)
+    terminal.echo("Every ± is a 95% interval. Every table in full: --json, or `playtest unfair report`.")
 
 
 def _checked(work):
@@ -70,9 +69,9 @@ def _checked(work):
         raise click.exceptions.Exit(2) from None
 
 
-def _run(study, as_json):
-    """Run the study (a callable returning ``api.unfair``'s ``Result``) and print its tables; setup errors exit 2."""
-    _print(_checked(study).info["tables"], as_json)
+def _run(study, as_json, **options):
+    """Run ``study`` (``api.unfair`` with ``options``) and print its answer; setup errors exit 2."""
+    _print(study, _checked(lambda: api.unfair(study, **options)).info["tables"], as_json)
 
 
 def run_options(f):
@@ -111,8 +110,7 @@ def unfair():
 def dice_command(goal, target, beans, setup, trials, seed, as_json):
     """Chance to reach a dice goal with magic beans: exact (all rolls) beside simulated."""
     counts = parse_beans(beans)
-    _run(lambda: api.unfair("dice", goal=goal, target=target, beans=counts, setup=setup, trials=trials, seed=seed),
-         as_json)
+    _run("dice", as_json, goal=goal, target=target, beans=counts, setup=setup, trials=trials, seed=seed)
 
 
 @unfair.command(name="wishing-well")
@@ -120,7 +118,7 @@ def dice_command(goal, target, beans, setup, trials, seed, as_json):
 @study_options
 def wishing_well_command(first_date, setup, trials, seed, as_json):
     """Wishing Well or Wandering Merchant: wishes granted, beans and coins per policy."""
-    _run(lambda: api.unfair("wishing-well", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
+    _run("wishing-well", as_json, setup=setup, first_date=first_date, trials=trials, seed=seed)
 
 
 @unfair.command(name="fame")
@@ -128,7 +126,7 @@ def wishing_well_command(first_date, setup, trials, seed, as_json):
 @study_options
 def fame_command(first_date, setup, trials, seed, as_json):
     """Fame plans: star totals and Mythic markers by round, and markers at game end."""
-    _run(lambda: api.unfair("fame", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
+    _run("fame", as_json, setup=setup, first_date=first_date, trials=trials, seed=seed)
 
 
 @unfair.command(name="gems")
@@ -137,8 +135,7 @@ def fame_command(first_date, setup, trials, seed, as_json):
 @study_options
 def gems_command(players, first_date, setup, trials, seed, as_json):
     """Gemstones: value per facility by drill count and build round, and supply exhaustion."""
-    _run(lambda: api.unfair("gems", players=players, setup=setup, first_date=first_date, trials=trials, seed=seed),
-         as_json)
+    _run("gems", as_json, players=players, setup=setup, first_date=first_date, trials=trials, seed=seed)
 
 
 @unfair.command(name="panoramas")
@@ -146,7 +143,7 @@ def gems_command(players, first_date, setup, trials, seed, as_json):
 @study_options
 def panoramas_command(first_date, setup, trials, seed, as_json):
     """Panoramas: points and skip costs per building policy, with and without the wildcard and Scenic Vistas."""
-    _run(lambda: api.unfair("panoramas", setup=setup, first_date=first_date, trials=trials, seed=seed), as_json)
+    _run("panoramas", as_json, setup=setup, first_date=first_date, trials=trials, seed=seed)
 
 
 @unfair.command(name="report")

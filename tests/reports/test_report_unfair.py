@@ -43,7 +43,9 @@ def test_every_study_has_a_conclusion_a_figure_and_its_tables():
     dice_summary = sections[0].tables[0]
     assert [row[1] for row in dice_summary.rows][:2] == ["6/36 = 16.7%", "16/36 = 44.4%"]
     assert all("±" in row[2] for row in dice_summary.rows)
-    assert "the first bean most: from 6/36 to 16/36 (+27.8 points)" in sections[0].verdict
+    assert sections[0].verdict.startswith("Magic beans take the chance of rolling a double from 6/36 = 16.7% with 0 "
+                                          "beans to 36/36 = 100.0% with 5 beans; the largest step is from 0 to 1 "
+                                          "bean, 6/36 to 16/36 (+27.8 points).")
     assert "[gems]" in setup_section.code and "trials each, seed 2" in setup_section.text[0]
 
 

@@ -21,6 +21,36 @@ def test_dice_json_prints_the_exact_table():
     assert [r["beans"] for r in rows] == [0, 1, 2, 3, 4, 5]
 
 
+def test_dice_prints_its_conclusion_then_a_table_of_95_percent_intervals():
+    res = run("dice", "--beans", "0..2", "--trials", "2000", "--seed", "4")
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split())
+    # two dice: 6 doubles in 36 rolls; a bean moves one die by 1, so one bean also saves the 10 rolls 1 apart
+    assert said.startswith("Magic beans take the chance of rolling a double from 6/36 = 16.7% with 0 beans to "
+                           "24/36 = 66.7% with 2 beans; the largest step is from 0 to 1 bean, 6/36 to 16/36 "
+                           "(+27.8 points).")
+    lines = res.output.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("Beans held"))
+    assert "Simulated" in lines[header - 1] + lines[header] and not re.search(r"\bse\b", res.output)
+    assert [line.split()[:2] for line in lines[header + 2:header + 5]] == [["0", "6/36"], ["1", "16/36"],
+                                                                          ["2", "24/36"]]
+    assert "Every ± is a 95% interval" in said
+    one = " ".join(run("dice", "--beans", "3", "--trials", "200").output.split())
+    assert one.startswith("With 3 beans held, the chance of rolling a double is 30/36 = 83.3%.")
+
+
+@pytest.mark.parametrize("command", ["wishing-well", "fame", "gems", "panoramas"])
+def test_every_study_prints_the_conclusion_of_its_report_section_first(command):
+    from reports.unfair_answers import ANSWERS
+    from playtest import api
+
+    res = run(command, "--trials", "50", "--seed", "3")
+    assert res.exit_code == 0, res.output
+    conclusion, summary = ANSWERS[command](api.unfair(command, trials=50, seed=3).info["tables"])
+    assert " ".join(res.output.split()).startswith(conclusion)
+    assert summary.rows and all(re.search(r"\bse\b", h.lower()) is None for h in summary.header)
+
+
 @pytest.mark.parametrize("text, beans", [("0..5", [0, 1, 2, 3, 4, 5]), ("2", [2]), ("0,2,4", [0, 2, 4])])
 def test_bean_lists(text, beans):
     assert parse_beans(text) == beans
