@@ -130,6 +130,11 @@ def restrict(game, classes, *, agent="mcts", players=None, deals=1000, horizon=N
 
     _, players = _default_players(game, players)
     sset = strategy_set(game)
+    known = sset.action_classes()
+    unknown = [c for c in classes if c not in known]
+    if unknown:
+        raise RunError(f"--forbid {unknown[0]}: {game} has no action class {unknown[0]!r} (its classes: "
+                       f"{', '.join(known) or 'none'})")
     agent_vector = sset.search_vector(agent, horizon)
     check(game, players=players, seed=seed, games=deals, strategies=[agent], params={agent: agent_vector})
     lineup = restricted.lineup(agent, classes, players)

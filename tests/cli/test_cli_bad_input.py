@@ -263,3 +263,9 @@ def test_a_strategy_name_close_to_none_gets_no_suggestion():
     result = invoke("simulate", "forks", "-s", "genius")
     assert_refused(result, "unknown strategy 'genius'")
     assert "did you mean" not in result.output
+
+
+def test_an_unknown_class_to_forbid_is_named_as_the_user_gave_it():
+    # before: "strategy 'mcts:no-skip': 'no-skip' is not no-CLASS ...", a name the user never typed
+    assert_refused(invoke("restrict", "forks", "--forbid", "skip", "-n", "10"),
+                   "--forbid skip: forks has no action class 'skip' (its classes: market-held)")
