@@ -102,7 +102,9 @@ def _edge_text(edge, lo, hi):
 @options.json()
 def ladder(game, players, first, levels, games, field, horizon, seed, margin, out, make_report, as_json):
     """Climb the search player's budget and show the seat advantage at each level of skill."""
+    from analyses.ladder import first_edge_change
     from reports.build import write_report
+    from reports.ladder_report import strength_sentence, verdict_sentence
 
     g = game_registry.get(game)
 
@@ -120,6 +122,8 @@ def ladder(game, players, first, levels, games, field, horizon, seed, margin, ou
     terminal.echo(f"{g.title}, {players} players, {games:,} deals per run, seed {seed}: search player "
                   f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and "
                   f"the seat advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
+    terminal.echo(verdict_sentence(table, margin, first_edge_change(out) if table.height > 1 else None))
+    terminal.echo(strength_sentence(table, 1 / players, field))
     terminal.console().print(ladder_levels_table(table, field))
     terminal.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "
                   f"simultaneous 95% intervals; runs in {out}")

@@ -36,6 +36,20 @@ def test_ladder_and_restrict_fit_80_columns(tmp_path):
     assert widest(restrict) <= 80
 
 
+def test_ladder_opens_with_the_answer_of_its_report(tmp_path):
+    from analyses import ladder
+    from reports.ladder_report import verdict_sentence
+
+    out = tmp_path / "l"
+    result = CliRunner().invoke(cli, ["ladder", "forks", "--first", "2", "--levels", "2", "-n", "10",
+                                      "--no-report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stdout.split())
+    answer = verdict_sentence(ladder.table(out, 1.0)[1], 1.0, ladder.first_edge_change(out))
+    assert answer.startswith(("No clear change in the first-seat edge with skill", "The first-seat edge "))
+    assert said.index(answer) < said.index("Does the ladder climb?") < said.index("fair share 25.0%;")
+
+
 def test_search_gain_lines_are_wrapped_to_80_columns(monkeypatch):
     line = "forks: mcts gains +1.23 points (0.50 to 1.96) " * 4
 
