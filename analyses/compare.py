@@ -18,6 +18,7 @@ the paired or unpaired covariance; fixed seed), because a maximum has no
 simple standard error.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,14 +111,17 @@ FEEL_UNITS = {"close games": "%", "tie rate": "%"}  # shares of games; the chang
 
 
 def feel_line(c):
-    """One game-feel change, two decimals throughout: "mean rounds: 6.12 -> 5.21, -0.91 (-1.21 to -0.61)";
+    """One game-feel change, two decimals (two significant digits for a change below 0.005): "mean rounds:
+    6.12 -> 5.21, -0.91 (-1.21 to -0.61)";
     shares as "12.50% -> 11.00%, -1.50 points (...)"; a figure that was the same in every deal of both runs
     says so instead of showing "+0.00 (+0.00 to +0.00)"."""
     unit = FEEL_UNITS.get(c.name, "")
-    change = f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.2f}{' points' if unit else ''}"
+    # a change too small for two decimals keeps two significant digits: "-0.0030 (-0.0045 to -0.0015)", not "-0.00"
+    places = 2 if c.change == 0 or abs(c.change) >= 0.005 else min(6, 1 - math.floor(math.log10(abs(c.change))))
+    change = f"    {c.name}: {c.a:.2f}{unit} -> {c.b:.2f}{unit}, {c.change:+.{places}f}{' points' if unit else ''}"
     if c.lo == c.hi == c.change:
         return f"{change} (the same difference in every deal)"
-    return f"{change} ({c.lo:+.2f} to {c.hi:+.2f})"
+    return f"{change} ({c.lo:+.{places}f} to {c.hi:+.{places}f})"
 
 
 def deal_table(seats, players):

@@ -101,3 +101,6 @@ def test_game_feel_lines_use_two_decimals_and_their_units():
     assert compare.feel_line(ties) == "    tie rate: 12.50% -> 11.00%, -1.50 points (-2.25 to -0.75)"
     same = compare.Change("mean rounds", 4.0, 4.0, 0.0, 0.0, 0.0)
     assert compare.feel_line(same) == "    mean rounds: 4.00 -> 4.00, +0.00 (the same difference in every deal)"
+    # a seat bonus that breaks ties moves the margin of victory by thousandths: before, "-0.00 (-0.00 to -0.00)"
+    tiny = compare.Change("mean margin of victory", 16.3817, 16.3787, -0.003, -0.00446, -0.00154)
+    assert compare.feel_line(tiny) == "    mean margin of victory: 16.38 -> 16.38, -0.0030 (-0.0045 to -0.0015)"
