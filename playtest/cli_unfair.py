@@ -4,8 +4,9 @@ playtest does not simulate a whole game of Unfair; each command runs one
 study of an expansion mechanic (see docs/rules/unfair.md) and prints its
 conclusion and a short table with 95% intervals (``reports.unfair_answers``),
 or every table in full as JSON (``{table name: [rows]}``) with ``--json``;
-``playtest unfair report`` runs all five and writes them as one report. A setup table that
-cannot be used prints one line starting with ``error:`` and exits with code 2.
+``playtest unfair report`` runs all five and writes them as one report. A
+setup table that cannot be used prints one line starting with ``error:`` and
+exits with code 2.
 """
 
 import json

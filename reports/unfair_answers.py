@@ -123,10 +123,11 @@ def gems_answer(tables):
                   f"{_pm(first['value'], first['value_se'])} coins built in round {first['round']}, "
                   f"{_pm(last['value'], last['value_se'])} in round {last['round']}; some facility goes short of "
                   f"tokens in {_pct_pm(short['p_short_so_far'], short_se)} of games.")
-    summary = Table.of("Coins per facility by round built (95% intervals)", value.filter(pl.col("drill") == best["drill"]),
-                       "", {"Drill icons": lambda r: str(r["drill"]), "Round built": lambda r: str(r["round"]),
-                            "Coins per facility": lambda r: _pm(r["value"], r["value_se"]),
-                            "Short of tokens": lambda r: pct(r["p_short"])})
+    summary = Table.of("Coins per facility by round built (95% intervals)", rounds, "", {
+        "Drill icons": lambda r: str(r["drill"]), "Round built": lambda r: str(r["round"]),
+        "Coins per facility": lambda r: _pm(r["value"], r["value_se"]),
+        "Short of tokens": lambda r: pct(r["p_short"]),
+    })
     return conclusion, summary
 
 
