@@ -195,9 +195,13 @@ def json_row(row):
 
 
 def _cell(row, name, scale=1.0, digits=2, signed=False):
+    """A figure and its interval, "4.52 (4.31 to 4.73)"; "4.00 (every game)" when every game gave the same value
+    (an interval of no width), "-" when there is none."""
     if row.get(name) is None or row.get(f"{name}_lo") is None:
         return "-"
     sign = "+" if signed else ""
+    if row[f"{name}_lo"] == row[f"{name}_hi"] == row[name]:
+        return f"{scale * row[name]:{sign}.{digits}f} (every game)"
     return (f"{scale * row[name]:{sign}.{digits}f} ({scale * row[f'{name}_lo']:{sign}.{digits}f} to "
             f"{scale * row[f'{name}_hi']:{sign}.{digits}f})")
 

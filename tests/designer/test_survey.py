@@ -87,6 +87,9 @@ def test_survey_end_to_end_json_report_and_resume(tmp_path):
     lines = shown.stdout.splitlines()
     assert shown.exit_code == 0 and " ".join(lines).startswith(written["recommendation"].split(". ")[0])
     assert max(len(line) for line in lines) <= 80 and "verdict" in shown.stdout
+    # every game of Forks at two or three players lasts four rounds: the figure, not an interval of no width
+    said = " ".join(shown.stdout.split())
+    assert said.count("4.00 (every") == 2 and "(4.00 to" not in said   # the cell may wrap in its column
     assert (out / "report.html").is_file() and (out / "runs" / "p3" / "manifest.json").is_file()
     again = invoke("survey", "forks", "--players", "2,3", "-n", 300, "-s", "greedy", "--threads", 1, "--out", out,
                    "--resume", "--json", "--no-report")
