@@ -122,7 +122,7 @@ def ladder(game, players, first, levels, games, field, horizon, seed, margin, ou
     terminal.echo(f"{g.title}, {players} players, {games:,} deals per run, seed {seed}: search player "
                   f"(mcts@budget, horizon {result.info['horizon']:g}) against the level below, against {field}, and "
                   f"the seat advantage with the same budget in every seat (edges in points, margin ±{margin:g})")
-    terminal.echo(verdict_sentence(table, margin, first_edge_change(out) if table.height > 1 else None))
+    terminal.echo(verdict_sentence(table, margin, first_edge_change(out)))
     terminal.echo(strength_sentence(table, 1 / players, field))
     terminal.console().print(ladder_levels_table(table, field))
     terminal.echo(f"fair share {100 / players:.1f}%; win shares with 95% intervals over deals; seat edges with "

@@ -70,9 +70,9 @@ def _checked(work):
         raise click.exceptions.Exit(2) from None
 
 
-def _run(study, as_json, **options):
-    """Run ``study`` (``api.unfair`` with ``options``) and print its answer; setup errors exit 2."""
-    _print(study, _checked(lambda: api.unfair(study, **options)).info["tables"], as_json)
+def _run(study, as_json, **given):
+    """Run ``study`` (``api.unfair`` with the ``given`` options) and print its answer; setup errors exit 2."""
+    _print(study, _checked(lambda: api.unfair(study, **given)).info["tables"], as_json)
 
 
 def run_options(f):
